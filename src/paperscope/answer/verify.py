@@ -1,0 +1,143 @@
+"""Citation verification: code, not the model, decides what counts as a citation.
+
+Given a drafted answer with `[n]` markers and the numbered evidence it was written from:
+- a marker that names no provided paper is removed;
+- each remaining marker's claim (the answer sentence around it) must share content terms
+  with some sentence of that paper's abstract; that sentence becomes the citation's `quote`
+  (a drafter-supplied quote is accepted only if it is verbatim in the abstract);
+- unsupported markers are removed; surviving markers are renumbered 1..m in reading order.
+The caller replaces an answer left with no valid citation by the extractive answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from paperscope.answer.types import Citation, Evidence
+from paperscope.text import sentence_spans, terms
+
+MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
+_WS = re.compile(r"\s+")
+_TRAILING = re.compile(r"([.!?])()[ \t]*((?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\][ \t]*)+)")
+MIN_SHARED_TERMS = 2
+MIN_CLAIM_SHARE = 0.2
+
+
+@dataclass
+class Verified:
+    text: str
+    citations: list[Citation]
+    notes: list[str] = field(default_factory=list)
+    dropped: int = 0
+    kept: int = 0
+
+
+def _norm(text: str) -> str:
+    return _WS.sub(" ", text).strip().strip('"“”').strip()
+
+
+def find_verbatim(quote: str, abstract: str) -> str | None:
+    """The abstract sentence that contains `quote` verbatim (whitespace-insensitive), if any."""
+    q = _norm(quote).rstrip(".")
+    if len(q) < 12:
+        return None
+    for s, e in sentence_spans(abstract):
+        if q in _norm(abstract[s:e]):
+            return abstract[s:e]
+    return None
+
+
+def best_supporting_sentence(claim: str, ev: Evidence) -> tuple[str, int, float]:
+    """(sentence, shared content terms, share of the claim's terms) best matching a claim."""
+    title_terms = set(terms(ev.paper.display_title))
+    claim_terms = set(terms(claim)) - {"[", "]"}
+    # Words of the title restated in the claim do not show the claim is supported.
+    informative = claim_terms - title_terms or claim_terms
+    best = (ev.best_sentence, 0, 0.0)
+    rank = {s: i for i, (s, _) in enumerate(ev.sentences)}
+    for sent, _score in ev.sentences:
+        shared = len(informative & set(terms(sent)))
+        share = shared / max(len(informative), 1)
+        if (shared, -rank[sent]) > (best[1], -rank.get(best[0], 99)):
+            best = (sent, shared, share)
+    return best
+
+
+def _claim_spans(text: str) -> list[tuple[int, int]]:
+    """Sentences of the answer, never crossing a line break (list items are claims)."""
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for line in text.split("\n"):
+        spans.extend((offset + s, offset + e) for s, e in sentence_spans(line))
+        offset += len(line) + 1
+    return spans or [(0, len(text))]
+
+
+def verify(text: str, evidence: list[Evidence], quotes: dict[int, str] | None = None,
+           strict_support: bool = True) -> Verified:
+    """Check every marker in `text` against `evidence`; see the module docstring."""
+    by_marker = {ev.marker: ev for ev in evidence}
+    quotes = quotes or {}
+    # "claim. [1]" -> "claim [1]." so a marker stays with the sentence it follows.
+    text = _TRAILING.sub(lambda m: " " + m.group(3).strip() + m.group(1), text)
+    notes: list[str] = []
+    dropped = 0
+    decisions: dict[tuple[int, int], str | None] = {}  # (claim start, marker) -> quote or None
+    for cs, ce in _claim_spans(text):
+        claim = MARKER.sub(" ", text[cs:ce])
+        for m in MARKER.finditer(text[cs:ce]):
+            for raw in m.group(1).split(","):
+                n = int(raw)
+                key = (cs, n)
+                if key in decisions:
+                    continue
+                ev = by_marker.get(n)
+                if ev is None:
+                    decisions[key] = None
+                    notes.append(f"removed citation [{n}]: no such paper was provided")
+                    continue
+                quote = None
+                if n in quotes:
+                    quote = find_verbatim(quotes[n], ev.paper.abstract)
+                sent, shared, share = best_supporting_sentence(claim, ev)
+                if quote is None:
+                    quote = sent
+                supported = shared >= MIN_SHARED_TERMS or share >= MIN_CLAIM_SHARE or not strict_support
+                if not supported:
+                    decisions[key] = None
+                    notes.append(f"removed citation [{n}]: the claim is not supported by that abstract")
+                    continue
+                decisions[key] = quote
+
+    # Rewrite markers: drop rejected ones, renumber kept ones in reading order.
+    renumber: dict[int, int] = {}
+    citations: list[Citation] = []
+    pieces: list[str] = []
+    last = 0
+    for cs, ce in _claim_spans(text):
+        for m in MARKER.finditer(text, cs, ce):
+            pieces.append(text[last:m.start()])
+            kept = []
+            for raw in m.group(1).split(","):
+                n = int(raw)
+                quote = decisions.get((cs, n))
+                if quote is None:
+                    dropped += 1
+                    continue
+                if n not in renumber:
+                    renumber[n] = len(renumber) + 1
+                    ev = by_marker[n]
+                    p = ev.paper
+                    citations.append(Citation(
+                        paper_id=p.paper_id, title=p.display_title, authors=p.authors, url=p.url,
+                        source=p.source, position=p.position, quote=quote, score=ev.support,
+                        marker=renumber[n], venue=p.venue, year=p.year))
+                if renumber[n] not in kept:
+                    kept.append(renumber[n])
+            pieces.append("".join(f"[{k}]" for k in kept))
+            last = m.end()
+    pieces.append(text[last:])
+    out = re.sub(r"[ \t]+([.,;:])", r"\1", "".join(pieces))
+    out = re.sub(r"[ \t]{2,}", " ", out).strip()
+    return Verified(text=out, citations=citations, notes=notes, dropped=dropped, kept=len(citations))

@@ -1,0 +1,270 @@
+"""The `paperscope` command: a thin click layer over `Assistant` (no logic of its own).
+
+Errors are printed as one message naming what to do, never a traceback (set
+PAPERSCOPE_DEBUG=1 to see the traceback). Exit codes: 0 ok, 1 problems reported (e.g. some
+input files were skipped), 2 usage or configuration error.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from paperscope import _env  # noqa: F401
+
+EXAMPLES = """
+\b
+Examples:
+  paperscope ingest seeds/
+  paperscope ask "Which papers address MoE latency?"
+  paperscope ask "Which papers compress LLMs?" --json --year 2025
+  paperscope search "mixture of experts latency" --k 5
+  paperscope chat
+  paperscope eval eval.jsonl --json
+  paperscope ui --port 7860
+\b
+Configuration comes from the environment or .env (see .env.example):
+  PAPERSCOPE_DATA_DIR, PAPERSCOPE_CHROMA_HOST/PORT, PAPERSCOPE_LLM, ...
+"""
+
+
+def _fail(message: str, code: int = 2):
+    from paperscope.secrets import redact
+
+    click.echo(f"error: {redact(message)}", err=True)
+    sys.exit(code)
+
+
+def friendly(fn):
+    """Turn expected failures into one-line messages instead of tracebacks."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from paperscope.assistant import QuestionError
+        from paperscope.store import StoreError
+
+        try:
+            return fn(*args, **kwargs)
+        except (QuestionError, StoreError, ValueError, FileNotFoundError, PermissionError, OSError) as exc:
+            if os.environ.get("PAPERSCOPE_DEBUG"):
+                raise
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+
+    return wrapper
+
+
+def _assistant(data_dir: str | None):
+    from paperscope.assistant import Assistant
+
+    return Assistant.open(data_dir=data_dir)
+
+
+def _filters(venue, year, author):
+    from paperscope.retrieve import Filters
+
+    f = Filters(venue=venue or None, year=year, author=author or None)
+    return None if f.empty() else f
+
+
+data_dir_option = click.option("--data-dir", envvar="PAPERSCOPE_DATA_DIR", default=None,
+                               help="Data directory (default: PAPERSCOPE_DATA_DIR or a per-user dir).")
+filter_options = [
+    click.option("--venue", default=None, help="Only papers of this venue (e.g. ICML)."),
+    click.option("--year", type=int, default=None, help="Only papers of this year."),
+    click.option("--author", default=None, help="Only papers with an author containing this text."),
+]
+
+
+def with_filters(fn):
+    for opt in reversed(filter_options):
+        fn = opt(fn)
+    return fn
+
+
+@click.group(epilog=EXAMPLES, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="paperscope")
+def main():
+    """paperscope: ask questions over research-paper abstracts; every claim cites its paper."""
+
+
+@main.command(epilog="\b\nExamples:\n  paperscope ingest seeds/\n  paperscope ingest papers.jsonl.gz more.csv")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@data_dir_option
+@click.option("--encoding", default="utf-8", show_default=True, help="Text encoding of the input files.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@friendly
+def ingest(paths, data_dir, encoding, as_json, quiet):
+    """Ingest paper lists (.txt, .jsonl, .json, .csv, .gz, directories). Re-running adds nothing new."""
+    a = _assistant(data_dir)
+    summary = a.ingest(paths, progress=not quiet and not as_json, encoding=encoding)
+    if as_json:
+        click.echo(json.dumps(summary.as_dict(), ensure_ascii=False))
+    else:
+        for issue in summary.issues:
+            click.echo(f"warning: {issue}", err=True)
+        click.echo(summary.line())
+    if summary.issues:
+        sys.exit(1)
+
+
+def _print_answer(answer, as_json: bool):
+    if as_json:
+        click.echo(json.dumps(answer.as_dict(), ensure_ascii=False))
+        return
+    click.echo(answer.text)
+    if answer.citations:
+        click.echo("")
+        for c in answer.citations:
+            authors = ", ".join(c.authors[:3]) + (" et al." if len(c.authors) > 3 else "")
+            click.echo(f"[{c.marker}] {c.title}" + (f" — {authors}" if authors else ""))
+            if c.url:
+                click.echo(f"    {c.url}")
+            click.echo(f"    \u201c{c.quote}\u201d")
+    for note in answer.notes:
+        click.echo(f"note: {note}", err=True)
+
+
+@main.command(epilog="\b\nExamples:\n  paperscope ask \"Which papers address MoE latency?\"\n"
+              "  paperscope ask \"Which papers use Langevin dynamics?\" --json\n"
+              "  PAPERSCOPE_LLM=openai-compatible PAPERSCOPE_LLM_BASE_URL=http://127.0.0.1:8080/v1 paperscope ask \"...\"")
+@click.argument("question")
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (answer, abstained, citations, timings).")
+@click.option("--k", type=int, default=None, help="Most papers to cite.")
+@click.option("--no-stream", is_flag=True, help="Print the answer only when complete.")
+@with_filters
+@friendly
+def ask(question, data_dir, as_json, k, no_stream, venue, year, author):
+    """Answer a question with citations (or say that no paper covers it)."""
+    a = _assistant(data_dir)
+    if k:
+        a.settings.answer.max_citations = k
+    filters = _filters(venue, year, author)
+    if as_json or no_stream or getattr(a.answerer, "stream_draft", None) is None:
+        _print_answer(a.ask(question, filters=filters), as_json)
+        return
+    answer = None
+    for piece in a.stream(question, filters=filters):
+        if isinstance(piece, str):
+            click.echo(piece, nl=False)
+        else:
+            answer = piece
+    click.echo("\n\n--- verified answer ---")
+    _print_answer(answer, False)
+
+
+@main.command(epilog="\b\nExample:\n  paperscope chat\n  > Which paper proposes test-time training layers?\n  > How large were the models evaluated?")
+@data_dir_option
+@with_filters
+@friendly
+def chat(data_dir, venue, year, author):
+    """Multi-turn chat in the terminal (follow-up questions use earlier answers). Ctrl-D quits."""
+    a = _assistant(data_dir)
+    filters = _filters(venue, year, author)
+    history = []
+    click.echo("paperscope chat — ask about the ingested papers; empty line or Ctrl-D to quit.")
+    while True:
+        try:
+            question = input("> ").strip()
+        except EOFError:
+            break
+        if not question:
+            break
+        answer = None
+        try:
+            for piece in a.stream(question, history=history, filters=filters):
+                if isinstance(piece, str):
+                    if getattr(a.answerer, "stream_draft", None) is not None:
+                        click.echo(piece, nl=False)
+                else:
+                    answer = piece
+        except ValueError as exc:
+            click.echo(f"error: {exc}", err=True)
+            continue
+        if getattr(a.answerer, "stream_draft", None) is not None:
+            click.echo("\n--- verified answer ---")
+        _print_answer(answer, False)
+        history.append((question, answer))
+        click.echo("")
+
+
+@main.command(epilog="\b\nExamples:\n  paperscope search \"mixture of experts latency\"\n  paperscope search \"diffusion\" --venue ICML --year 2025 --json")
+@click.argument("query")
+@data_dir_option
+@click.option("--k", type=int, default=10, show_default=True, help="Papers to return.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_filters
+@friendly
+def search(query, data_dir, k, as_json, venue, year, author):
+    """Hybrid (BM25 + dense) search; prints papers, best first."""
+    hits = _assistant(data_dir).search(query, k=k, filters=_filters(venue, year, author))
+    if as_json:
+        click.echo(json.dumps([h.as_dict() for h in hits], ensure_ascii=False))
+        return
+    if not hits:
+        click.echo("no papers found")
+    for i, h in enumerate(hits, 1):
+        meta = " ".join(x for x in (h.venue, str(h.year or "")) if x)
+        click.echo(f"{i:2d}. {h.title}" + (f" ({meta})" if meta else "") + f"  [{h.paper_id}]")
+
+
+@main.command()
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@friendly
+def stats(data_dir, as_json):
+    """Papers stored, data dir, embedder, collection."""
+    info = _assistant(data_dir).stats()
+    if as_json:
+        click.echo(json.dumps(info, ensure_ascii=False))
+        return
+    for key, value in info.items():
+        click.echo(f"{key}: {value}")
+
+
+@main.command(name="eval", epilog="\b\nExample:\n  paperscope eval ../shared/eval/dev.jsonl")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print metrics and per-item rows as JSON.")
+@friendly
+def eval_cmd(file, data_dir, as_json):
+    """Score answers against a JSONL of questions with gold papers."""
+    from paperscope.evaluate import load_items, run_eval
+
+    report = run_eval(_assistant(data_dir), load_items(file))
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False))
+        return
+    for row in report["items"]:
+        flag = "ok " if row["abstain_ok"] and not row["wrong_citations"] and not row["missed_gold"] else "!! "
+        click.echo(f"{flag}{row['question'][:70]:70s} cited={len(row['cited'])} "
+                   f"wrong={row['wrong_citations']} missed={row['missed_gold']} key={row['key_ok']}")
+    click.echo("")
+    for key, value in report["metrics"].items():
+        click.echo(f"{key:22s} {value}")
+
+
+def _register_optional_commands():
+    """Commands whose modules may be absent in a slim install register themselves here."""
+    import importlib
+    import importlib.util
+
+    for module in ("paperscope.ui.cli", "paperscope.bench"):
+        if importlib.util.find_spec(module) is not None:
+            cmd = getattr(importlib.import_module(module), "command", None)
+            if cmd is not None:
+                main.add_command(cmd)
+
+
+_register_optional_commands()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""Hybrid retrieval: BM25 + dense, fused by weighted reciprocal rank, returning papers.
+
+Dense search runs over chunks in Chroma and keeps each paper's best chunk; BM25 runs over
+whole papers (title + keywords + abstract) in the local catalog. Filters (venue, year,
+author) are resolved once against the catalog into the set of allowed paper ids, and both
+retrievers honour that set, so a narrow filter still returns k papers.
+Leaves out: sentence-level reranking, which belongs to answering (`answer.support`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from paperscope.catalog import Catalog
+from paperscope.embed import Embedder
+from paperscope.records import Paper, normalize_venue
+from paperscope.settings import RetrieveSettings
+from paperscope.store import VectorStore
+from paperscope.text import to_english_query
+
+# Above this many allowed papers, filter Chroma by venue/year metadata instead of an id list.
+_MAX_ID_FILTER = 2000
+
+
+@dataclass(frozen=True)
+class Filters:
+    venue: str | None = None
+    year: int | None = None
+    author: str | None = None
+
+    @classmethod
+    def of(cls, value) -> "Filters | None":
+        if value is None or isinstance(value, Filters):
+            return value
+        return cls(**{k: v for k, v in dict(value).items() if v not in (None, "")})
+
+    def empty(self) -> bool:
+        return not (self.venue or self.year is not None or self.author)
+
+
+@dataclass
+class Hit:
+    paper_id: str
+    title: str
+    score: float
+    authors: list[str] = field(default_factory=list)
+    venue: str = ""
+    year: int | None = None
+    url: str = ""
+    source: str = ""
+    position: int | None = None
+    bm25_rank: int | None = None
+    dense_rank: int | None = None
+    dense_score: float = 0.0
+    paper: Paper | None = field(default=None, repr=False)
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in (
+            "paper_id", "title", "score", "authors", "venue", "year", "url", "source", "position",
+            "bm25_rank", "dense_rank", "dense_score")}
+
+
+def rrf(rankings: list[tuple[list[str], float]], k: int) -> dict[str, float]:
+    """Weighted reciprocal-rank fusion of several best-first id lists."""
+    fused: dict[str, float] = {}
+    for ids, weight in rankings:
+        for rank, pid in enumerate(ids):
+            fused[pid] = fused.get(pid, 0.0) + weight / (k + rank + 1)
+    return fused
+
+
+class Retriever:
+    def __init__(self, store: VectorStore, catalog: Catalog, embedder: Embedder, settings: RetrieveSettings):
+        self.store, self.catalog, self.embedder, self.settings = store, catalog, embedder, settings
+
+    def _where(self, filters: Filters | None, allowed: set[str] | None) -> dict | None:
+        if filters is None or filters.empty():
+            return None
+        if allowed is not None and len(allowed) <= _MAX_ID_FILTER:
+            return {"paper_id": {"$in": sorted(allowed)}} if len(allowed) > 1 else {"paper_id": next(iter(allowed))}
+        clauses = []
+        if filters.venue:
+            clauses.append({"venue": normalize_venue(filters.venue)})
+        if filters.year is not None:
+            clauses.append({"year": int(filters.year)})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    def dense(self, vector: np.ndarray, n: int, filters: Filters | None = None,
+              allowed: set[str] | None = None) -> list[tuple[str, float]]:
+        where = self._where(filters, allowed)
+        best: dict[str, float] = {}
+        for pid, sim in self.store.query(vector, n * 2, where):
+            if allowed is not None and pid not in allowed:
+                continue
+            if sim > best.get(pid, -1.0):
+                best[pid] = sim
+        return sorted(best.items(), key=lambda kv: -kv[1])[:n]
+
+    def search(self, query: str, k: int | None = None, filters=None, restrict: set[str] | None = None,
+               vector: np.ndarray | None = None) -> list[Hit]:
+        """Top-k papers for `query`. `restrict` limits results to given paper ids (follow-ups)."""
+        k = k or self.settings.k
+        filters = Filters.of(filters)
+        allowed = None if filters is None or filters.empty() else self.catalog.allowed(
+            filters.venue, filters.year, filters.author)
+        if restrict is not None:
+            allowed = set(restrict) if allowed is None else allowed & set(restrict)
+        if allowed is not None and not allowed:
+            return []
+        text = to_english_query(query)
+        n = max(self.settings.candidates, k)
+        lexical = self.catalog.bm25_search(text, n, allowed)
+        if vector is None:
+            vector = self.embedder.embed([text])[0]
+        dense = self.dense(vector, n, filters, allowed)
+        fused = rrf([([p for p, _ in lexical], self.settings.bm25_weight),
+                     ([p for p, _ in dense], self.settings.dense_weight)], self.settings.rrf_k)
+        order = sorted(fused, key=lambda pid: -fused[pid])[:k]
+        papers = self.catalog.papers(order)
+        b_rank = {pid: i + 1 for i, (pid, _) in enumerate(lexical)}
+        d_rank = {pid: i + 1 for i, (pid, _) in enumerate(dense)}
+        d_score = dict(dense)
+        hits = []
+        for pid in order:
+            paper = papers.get(pid)
+            if paper is None:
+                continue  # catalog behind Chroma for a moment; skip rather than show a stub
+            hits.append(Hit(
+                paper_id=pid, title=paper.display_title, score=round(fused[pid], 6), authors=paper.authors,
+                venue=paper.venue, year=paper.year, url=paper.url, source=paper.source, position=paper.position,
+                bm25_rank=b_rank.get(pid), dense_rank=d_rank.get(pid), dense_score=round(d_score.get(pid, 0.0), 4),
+                paper=paper,
+            ))
+        return hits

