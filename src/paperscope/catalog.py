@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from paperscope.records import Paper, normalize_venue
-from paperscope.text import terms
+from paperscope.text import concept, terms
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS papers (
@@ -50,6 +50,7 @@ class Catalog:
         self._bm25 = None
         self._bm25_ids: list[str] = []
         self._bm25_pos: dict[str, int] = {}
+        self._df: dict[str, int] = {}
         self._bm25_gen: str | None = None
         self._filters_cache: tuple | None = None
 
@@ -181,7 +182,12 @@ class Catalog:
             bm25.save(str(tmp), show_progress=False)
         else:
             tmp.mkdir(parents=True)
+        df: dict[str, int] = {}
+        for doc in corpus:
+            for c in {concept(t) for t in doc}:
+                df[c] = df.get(c, 0) + 1
         (tmp / "ids.json").write_text(json.dumps({"generation": generation, "ids": ids}))
+        (tmp / "df.json").write_text(json.dumps(df))
         final = self._bm25_dir()
         # Swap in the new index: a crash leaves either the old or the new one, never a mix.
         old = self.dir / f"{self.collection}.bm25.old"
@@ -193,6 +199,7 @@ class Catalog:
         self.set_state("generation", generation)
         self._bm25, self._bm25_ids, self._bm25_gen = (bm25 if corpus else None), ids, generation
         self._bm25_pos = {pid: i for i, pid in enumerate(ids)}
+        self._df = df
 
     def _load_bm25(self) -> None:
         import bm25s
@@ -210,8 +217,17 @@ class Catalog:
             return
         self._bm25_ids = meta["ids"]
         self._bm25_pos = {pid: i for i, pid in enumerate(self._bm25_ids)}
+        df_path = self._bm25_dir() / "df.json"
+        self._df = json.loads(df_path.read_text()) if df_path.exists() else {}
         self._bm25 = bm25s.BM25.load(str(self._bm25_dir()), mmap=False, show_progress=False) if self._bm25_ids else None
         self._bm25_gen = gen
+
+    def idf(self, concepts) -> dict[str, float]:
+        """BM25-style inverse document frequency of each concept (see text.concept)."""
+        with self._lock:
+            self._load_bm25()
+        n = len(self._bm25_ids)
+        return {c: float(np.log((n - self._df.get(c, 0) + 0.5) / (self._df.get(c, 0) + 0.5) + 1.0)) for c in concepts}
 
     def bm25_search(self, query: str, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
         """(paper_id, BM25 score) best first; only papers in `allowed` when given."""

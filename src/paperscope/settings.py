@@ -86,14 +86,14 @@ class AnswerSettings(BaseSettings):
     model_config = _cfg("PAPERSCOPE_ANSWER_")
 
     max_citations: int = Field(default=5, ge=1, description="Most papers cited in one answer.")
-    context_papers: int = Field(default=8, ge=1, description="Papers whose sentences are scored for an answer.")
+    context_papers: int = Field(default=12, ge=1, description="Papers whose sentences are scored for an answer.")
     min_support: float | None = Field(
         default=None,
         description="Support score below which the assistant abstains. Unset: the calibrated "
         "default of the embedder (see paperscope.answer.support).",
     )
     relative_cutoff: float = Field(
-        default=0.8, ge=0, le=1,
+        default=0.85, ge=0, le=1,
         description="A paper is cited only if its support is at least this share of the best one's.",
     )
 

@@ -86,13 +86,23 @@ def _cedict() -> dict[str, list[str]]:
 
     table: dict[str, list[str]] = {}
     for entry in CcCedict().get_entries():
-        glosses = [g for g in entry.get("definitions", []) if not g.startswith(("variant of", "CL:", "surname"))]
+        glosses = []
+        for gloss in entry.get("definitions", []):
+            gloss = _GLOSS_NOISE.sub(" ", gloss).strip(" ?;,.")
+            if gloss and not gloss.startswith(("variant of", "CL:", "surname", "old variant")) and len(gloss.split()) <= 3:
+                glosses.append(gloss)
         if glosses:
             table.setdefault(entry["simplified"], glosses)
     return table
 
 
-_GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b")
+_GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b|~'s")
+# Function words and question scaffolding ("which papers study ..."): no topic in them.
+_ZH_STOP = frozenset(
+    "的 了 吗 呢 吧 哪些 哪个 哪篇 什么 哪 有没有 有无 关于 有 是 在 和 与 及 或 论文 文章 研究 工作 方面 "
+    "这 那 些 篇 一 个 中 对 把 被 用 如何 怎么 怎样 为什么 是否 请问 请 列出 介绍 相关 涉及 提出".split()
+)
+MAX_GLOSSES = 4
 
 
 def gloss_chinese(text: str) -> str:
@@ -104,17 +114,28 @@ def gloss_chinese(text: str) -> str:
     out: list[str] = []
     for piece in jieba.cut(text):
         piece = piece.strip()
-        if not piece:
+        if not piece or piece in _ZH_STOP:
             continue
         if not has_cjk(piece):
             out.append(piece)
             continue
         glosses = table.get(piece)
         if glosses is None and len(piece) > 1:
-            # Unknown compound: gloss its characters one by one.
-            glosses = [g for ch in piece for g in table.get(ch, [])[:1]]
-        for gloss in (glosses or [])[:2]:
-            out.append(_GLOSS_NOISE.sub(" ", gloss))
+            # Unknown compound: gloss its parts (greedy longest known prefix).
+            glosses, i = [], 0
+            while i < len(piece):
+                for j in range(len(piece), i, -1):
+                    if piece[i:j] in table and piece[i:j] not in _ZH_STOP:
+                        glosses.extend(table[piece[i:j]][:2])
+                        i = j
+                        break
+                else:
+                    i += 1
+        seen: set[str] = set()
+        for gloss in (glosses or [])[:MAX_GLOSSES]:
+            if gloss.lower() not in seen:
+                seen.add(gloss.lower())
+                out.append(gloss)
     return " ".join(out)
 
 
@@ -132,3 +153,16 @@ def terms(text: str) -> list[str]:
     """BM25 analyzer: words, lowercased, stopwords out, Snowball-stemmed."""
     words = [w for w in raw_terms(text) if w not in STOPWORDS and len(w) > 1]
     return _stemmer().stemWords(words)
+
+
+CONCEPT_CHARS = 7
+
+
+def concept(term: str) -> str:
+    """A stem cut to 7 characters, for *coverage* (not BM25): Snowball leaves 'molecul' and
+    'molecular' apart; the prefix joins them while keeping 'compress' and 'comprehens' apart."""
+    return term[:CONCEPT_CHARS]
+
+
+def concepts(text: str) -> set[str]:
+    return {concept(t) for t in terms(text)}

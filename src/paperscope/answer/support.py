@@ -1,12 +1,17 @@
-"""Evidence scoring: how well each candidate paper's sentences support a question.
+"""Evidence scoring: how well each candidate paper supports a question.
 
-A sentence's score is its cosine similarity to the question (the shipped MiniLM) plus a
-bonus for the share of the question's content terms it contains; a paper's support is its
-best sentence's score (its title counts as a sentence for support, never as a quote).
-Support decides three things: which sentence is quoted, which papers are cited (relative
-to the best), and abstention (absolute). The absolute threshold is calibrated on data by
-`paperscope calibrate` (see README); the default below is that measurement for the shipped
-embedder, not a hand-picked value.
+support(paper) = semantic + lexical, where
+- semantic = best cosine similarity between the question and any sentence of the abstract
+  (or the title), with the shipped MiniLM;
+- lexical = the share of the question's IDF mass (concepts, see text.concept) that the paper
+  contains anywhere in title, keywords or abstract. Rare concepts ("MoE", "Langevin") weigh
+  more than common ones ("model"); a paper that matches only half of a two-part question
+  ("MoE" *and* "latency") loses half of this term.
+A sentence is ranked for quoting by its cosine plus its own IDF coverage.
+
+Support decides which sentence is quoted, which papers are cited (relative to the best,
+`AnswerSettings.relative_cutoff`) and abstention (absolute, `DEFAULT_MIN_SUPPORT`). That
+threshold was calibrated on data by `paperscope calibrate` (README: "Abstention"), not by hand.
 Leaves out: cross-encoder reranking (no such model ships on PyPI).
 """
 
@@ -14,18 +19,18 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from paperscope.answer.types import Evidence
 from paperscope.embed import Embedder
 from paperscope.records import Paper
-from paperscope.text import sentence_spans, terms
+from paperscope.text import concepts, sentence_spans
 
-LEXICAL_WEIGHT = 0.25
-# Calibrated abstention thresholds per embedder (see `paperscope calibrate` and the README).
-DEFAULT_MIN_SUPPORT = {"minilm-int8": 0.45, "minilm": 0.45, "fake": 0.5}
+LEXICAL_WEIGHT = 1.0
+# Calibrated abstention thresholds per embedder (`paperscope calibrate`; see the README).
+DEFAULT_MIN_SUPPORT = {"minilm-int8": 0.75, "minilm": 0.75, "fake": 0.75}
 
 
 class SentenceCache:
@@ -63,21 +68,25 @@ class SentenceCache:
             return [self._data[k] for k in keys]
 
 
-def coverage(query_terms: set[str], text: str) -> float:
-    if not query_terms:
+def idf_coverage(weights: dict[str, float], text_concepts: set[str]) -> float:
+    total = sum(weights.values())
+    if total <= 0:
         return 0.0
-    return len(query_terms & set(terms(text))) / len(query_terms)
+    return sum(w for c, w in weights.items() if c in text_concepts) / total
 
 
-def score_evidence(question: str, qvec: np.ndarray, papers: Sequence[Paper], cache: SentenceCache) -> list[Evidence]:
+def score_evidence(question: str, qvec: np.ndarray, papers: Sequence[Paper], cache: SentenceCache,
+                   idf: Callable[[set[str]], dict[str, float]]) -> list[Evidence]:
     """Evidence for each paper (markers 1..n in the given order), sentences best first."""
-    qterms = set(terms(question))
+    weights = idf(concepts(question))
     out: list[Evidence] = []
     for marker, (paper, (sents, vecs)) in enumerate(zip(papers, cache.get(papers)), 1):
         cos = vecs @ qvec
-        scored = [(s, float(cos[i]) + LEXICAL_WEIGHT * coverage(qterms, s)) for i, s in enumerate(sents)]
-        title_score = float(cos[-1]) + LEXICAL_WEIGHT * coverage(qterms, paper.display_title)
+        scored = [(s, float(cos[i]) + LEXICAL_WEIGHT * idf_coverage(weights, concepts(s)))
+                  for i, s in enumerate(sents)]
         scored.sort(key=lambda x: -x[1])
-        support = max(scored[0][1] if scored else 0.0, title_score)
+        semantic = float(cos.max())  # includes the title row
+        lexical = idf_coverage(weights, concepts(paper.index_text()))
+        support = semantic + LEXICAL_WEIGHT * lexical
         out.append(Evidence(marker=marker, paper=paper, support=round(support, 4), sentences=scored))
     return out

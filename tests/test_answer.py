@@ -1,0 +1,103 @@
+"""End-to-end answering over the seeds with the real shipped embedder and embedded Chroma."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from paperscope.answer.backends import register_answerer
+
+ORACLE = "000_a7ebabe1402f1cf3.txt:5"
+
+
+def _verbatim(assistant, citation):
+    paper = assistant.catalog.papers([citation.paper_id])[citation.paper_id]
+    return citation.quote in paper.abstract
+
+
+def test_moe_latency_cites_oracle_moe_with_verbatim_quote(seeded):
+    ans = seeded.ask("Which papers address MoE latency?")
+    assert not ans.abstained
+    ids = [c.paper_id for c in ans.citations]
+    assert ORACLE in ids
+    for c in ans.citations:
+        assert _verbatim(seeded, c) and c.title and c.url.startswith("https://")
+        assert f"[{c.marker}]" in ans.text
+    assert ans.citations[0].title.startswith("Oracle-MoE")
+
+
+def test_unanswerable_question_abstains_and_names_nearest(seeded):
+    ans = seeded.ask("Are there papers about recommender systems?")
+    assert ans.abstained and ans.citations == []
+    assert "No paper in the corpus" in ans.text
+    assert ans.nearest and all(n["title"] in ans.text for n in ans.nearest)
+
+
+def test_key_fact_is_in_the_quoted_sentence(seeded):
+    ans = seeded.ask("What kernel speedup does FlashTP report over cuEquivariance?")
+    assert "60.8" in ans.text and any("60.8" in c.quote for c in ans.citations)
+
+
+def test_follow_up_resolves_against_previous_papers(seeded):
+    first = seeded.ask("Which paper proposes test-time training layers?")
+    assert first.citations[0].paper_id == "000_a7ebabe1402f1cf3.txt:17"
+    second = seeded.ask("How large were the models evaluated?", history=[("Which paper proposes test-time training layers?", first)])
+    assert [c.paper_id for c in second.citations] == ["000_a7ebabe1402f1cf3.txt:17"]
+    assert "1.3B" in second.text
+
+
+def test_chinese_question_is_answered_without_wrong_citations(seeded):
+    ans = seeded.ask("哪些论文研究大语言模型的量化？")
+    ids = {c.paper_id for c in ans.citations}
+    assert ids and ids <= {"004_1ed39a575c500c91.txt:2", "004_1ed39a575c500c91.txt:10"}
+
+
+def test_emoji_only_question_abstains_with_reason(seeded):
+    ans = seeded.ask("🤖🚀🔥")
+    assert ans.abstained and "no searchable words" in ans.text
+
+
+def test_empty_question_is_an_error(seeded):
+    from paperscope import QuestionError
+
+    with pytest.raises(QuestionError):
+        seeded.ask("   ")
+
+
+def test_filters_restrict_citations(seeded):
+    assert seeded.search("mixture of experts", filters={"venue": "NeurIPS"}) == []
+    hits = seeded.search("mixture of experts", filters={"venue": "icml", "year": 2025, "author": "zhou"})
+    assert hits and all("zhou" in " ".join(h.authors).lower() for h in hits)
+
+
+class _LyingAnswerer:
+    """A drafter that cites a paper that was never provided and one that does not support it."""
+
+    name = "liar"
+
+    def draft(self, question, evidence):
+        return "Quantum gravity is solved [42]. Bananas cure latency [1].", {}
+
+
+def test_unverifiable_draft_falls_back_to_extractive(seeded):
+    register_answerer("liar")(lambda settings: _LyingAnswerer())
+    seeded.answerer = _LyingAnswerer()
+    ans = seeded.ask("Which papers address MoE latency?")
+    assert ans.backend == "extractive (fallback from liar)"
+    assert ans.citations and all(_verbatim(seeded, c) for c in ans.citations)
+    assert any("[42]" in n for n in ans.notes)
+
+
+def test_cli_ask_json_contract(seeded_data_dir, tmp_path):
+    import shutil
+
+    data = tmp_path / "d"
+    shutil.copytree(seeded_data_dir, data)
+    out = subprocess.run([sys.executable, "-m", "paperscope.cli", "ask", "Which papers address MoE latency?",
+                          "--json", "--data-dir", str(data)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    obj = json.loads(out.stdout)
+    assert set(obj) >= {"answer", "abstained", "citations", "timings", "backend"}
+    assert obj["citations"][0]["paper_id"] == ORACLE
+    assert set(obj["citations"][0]) >= {"paper_id", "title", "authors", "url", "source", "position", "quote", "score"}

@@ -1,0 +1,36 @@
+"""Retrieval and store contracts with the fake embedder (fast) over real embedded Chroma."""
+
+from paperscope.retrieve import rrf
+
+
+def test_rrf_prefers_items_ranked_well_by_both():
+    fused = rrf([(["a", "b", "c"], 1.0), (["b", "c", "a"], 1.0)], k=60)
+    assert max(fused, key=fused.get) == "b"
+
+
+def test_search_returns_papers_not_chunks(fake_assistant):
+    hits = fake_assistant.search("Langevin dynamics sampling", k=10)
+    ids = [h.paper_id for h in hits]
+    assert len(ids) == len(set(ids)) == 10
+    assert all("#" not in pid for pid in ids)
+    assert all(h.title for h in hits)
+
+
+def test_seed_titles_come_from_the_metadata_join(fake_assistant):
+    papers = fake_assistant.catalog.papers(["000_a7ebabe1402f1cf3.txt:5"])
+    assert papers["000_a7ebabe1402f1cf3.txt:5"].title.startswith("Oracle-MoE")
+    assert fake_assistant.stats()["papers"] == 38
+
+
+def test_collection_name_changes_with_vector_shaping_settings(tmp_path):
+    from paperscope.settings import ChunkSettings, EmbedSettings, Settings
+
+    base = Settings()
+    assert base.collection_name() != Settings(embed=EmbedSettings(model="fake")).collection_name()
+    assert base.collection_name() != Settings(chunk=ChunkSettings(tokens=128)).collection_name()
+    assert base.collection_name() == Settings().collection_name()
+
+
+def test_fake_embedder_gets_its_own_collection(fake_assistant):
+    assert fake_assistant.store.name.startswith("papers_")
+    assert fake_assistant.embedder.name == "fake"

@@ -1,0 +1,33 @@
+from paperscope.text import concept, has_cjk, sentence_spans, sentences, terms, to_english_query
+
+
+def test_sentence_spans_are_exact_substrings_and_respect_abbreviations():
+    text = ("We use e.g. Fig. 3 to show it. Smith et al. proposed X. It reaches a 60.8x speedup! "
+            "Code: https://x.org/a.b. The end")
+    spans = sentence_spans(text)
+    got = [text[s:e] for s, e in spans]
+    assert got == ["We use e.g. Fig. 3 to show it.", "Smith et al. proposed X.",
+                   "It reaches a 60.8x speedup!", "Code: https://x.org/a.b.", "The end"]
+
+
+def test_marker_after_closing_quote_stays_with_its_sentence():
+    assert sentences("- T (A, 2025): \u201cWe do X.\u201d [1]") == ["- T (A, 2025): \u201cWe do X.\u201d [1]"]
+    assert sentences("It is fast. [1] More.")[0].startswith("It is fast. [1]")
+
+
+def test_terms_drop_stopwords_and_stem():
+    assert terms("Which papers address Mixture-of-Experts latency?") == ["mixtur", "expert", "latenc"]
+
+
+def test_concept_joins_inflections_but_not_unrelated_words():
+    assert concept(terms("molecular")[0]) == concept(terms("molecules")[0])
+    assert concept(terms("compression")[0]) != concept(terms("comprehensive")[0])
+
+
+def test_chinese_question_is_glossed_to_english_terms():
+    q = "哪些论文研究大语言模型的量化？"
+    assert has_cjk(q)
+    english = to_english_query(q)
+    stems = set(terms(english))
+    assert {"languag", "model", "quantiz"} <= stems
+    assert to_english_query("plain english") == "plain english"
