@@ -1,0 +1,250 @@
+"""The Gradio app over an `Assistant`: chat with streamed, cited answers; filters; ingest panel.
+
+`build_app(assistant)` returns the `gr.Blocks`; `launch_kwargs()` holds the launch settings
+that keep it offline and local (system fonts, no share link, upload size cap). The UI holds
+no retrieval or answer logic: per-request choices (max citations, backend) run on a shallow
+copy of the Assistant that shares its store, catalog, embedder and caches. Besides the chat,
+it exposes one clean API endpoint, `ask`, for gradio_client users (see `api_ask`).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import gradio as gr
+
+from paperscope.answer.types import Answer, Citation
+from paperscope.assistant import Assistant, QuestionError
+from paperscope.ui import render
+
+EXAMPLES = [
+    "Which papers address MoE latency?",
+    "Which paper proposes test-time training layers?",
+    "Which papers compress LLMs?",
+    "Which papers study data mixtures for pretraining?",
+]
+ALLOWED_SUFFIXES = (".txt", ".jsonl", ".json", ".csv", ".gz")
+MAX_FILE_MB = 20
+MAX_FILES = 10
+ANY = ""
+CSS = (Path(__file__).with_name("style.css")).read_text(encoding="utf-8")
+# System fonts only: nothing is fetched from a font CDN, and nothing needs bundling.
+THEME = gr.themes.Soft(
+    primary_hue="indigo", neutral_hue="slate",
+    font=["system-ui", "-apple-system", "Segoe UI", "Roboto", "Helvetica Neue", "Arial", "sans-serif"],
+    font_mono=["ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "monospace"],
+)
+
+
+def launch_kwargs() -> dict:
+    return {"theme": THEME, "css": CSS, "max_file_size": f"{MAX_FILE_MB}mb", "share": False,
+            "show_error": True, "ssr_mode": False, "footer_links": ["api"]}
+
+
+# -- helpers over the Assistant (no logic of their own) ---------------------------------------
+def variant(assistant: Assistant, max_citations: int | None, backend: str | None) -> Assistant:
+    """The assistant with this request's answer settings; shares every index and cache."""
+    k = int(max_citations) if max_citations else assistant.settings.answer.max_citations
+    use_extractive = backend == "extractive" and assistant.answerer.name != "extractive"
+    if k == assistant.settings.answer.max_citations and not use_extractive:
+        return assistant
+    v = copy.copy(assistant)
+    answer = assistant.settings.answer.model_copy(update={"max_citations": k})
+    v.settings = assistant.settings.model_copy(update={"answer": answer})
+    if use_extractive:
+        v.answerer = assistant.extractive
+    return v
+
+
+def backend_choices(assistant: Assistant) -> list[str]:
+    """Extractive is always available; an LLM backend only when it is the configured one."""
+    names = ["extractive"]
+    if assistant.answerer.name not in names:
+        names.insert(0, assistant.answerer.name)
+    return names
+
+
+def venue_choices(assistant: Assistant) -> list[tuple[str, str]]:
+    """(label, value): labels spelled as in a stored record (the catalog keys are lower case)."""
+    out = [("Any venue", ANY)]
+    for key, count in assistant.catalog.venues():
+        if not key:
+            continue
+        ids = assistant.catalog.allowed(venue=key)
+        paper = assistant.catalog.papers([min(ids)]).get(min(ids)) if ids else None
+        out.append((f"{(paper.venue.strip() if paper else key)} ({count})", key))
+    return out
+
+
+def year_choices(assistant: Assistant) -> list[tuple[str, str]]:
+    return [("Any year", ANY)] + [(str(y), str(y)) for y in reversed(assistant.catalog.years())]
+
+
+def filters_of(venue: str | None, year: str | None, author: str | None) -> dict | None:
+    f = {"venue": venue or None, "year": int(year) if year else None, "author": (author or "").strip() or None}
+    return f if any(v is not None for v in f.values()) else None
+
+
+def stats_line(assistant: Assistant) -> str:
+    s = assistant.stats()
+    return f"**{s['papers']:,}** papers in the library \u00b7 answers: {s['answer_backend']}"
+
+
+def answer_from_dict(d: dict) -> Answer:
+    """An `Answer` rebuilt from `Answer.as_dict()` output, so API clients can pass history."""
+    return Answer(text=d.get("answer", ""), citations=[Citation(**c) for c in d.get("citations", [])],
+                  abstained=bool(d.get("abstained")), backend=d.get("backend", ""),
+                  standalone_question=d.get("standalone_question", ""), nearest=d.get("nearest", []))
+
+
+def check_uploads(paths: list[str] | None) -> tuple[list[str], list[str]]:
+    """(files to ingest, messages about rejected ones)."""
+    paths = [p for p in (paths or []) if p]
+    rejected: list[str] = []
+    if len(paths) > MAX_FILES:
+        rejected.append(f"{len(paths) - MAX_FILES} file(s) over the limit of {MAX_FILES} per upload were left out")
+        paths = paths[:MAX_FILES]
+    keep: list[str] = []
+    for p in paths:
+        name = Path(p).name
+        lower = name.lower()
+        inner = lower[:-3] if lower.endswith(".gz") else lower
+        if not lower.endswith(ALLOWED_SUFFIXES) or not inner.endswith(ALLOWED_SUFFIXES[:-1]):
+            rejected.append(f"{name}: not a paper list (use .txt, .jsonl, .json, .csv, or one of them .gz)")
+        elif os.path.getsize(p) > MAX_FILE_MB * 1024 * 1024:
+            rejected.append(f"{name}: larger than {MAX_FILE_MB} MB")
+        else:
+            keep.append(p)
+    return keep, rejected
+
+
+def chat_turn(assistant: Assistant, question, messages, history, venue, year, author, k, backend):
+    """One chat turn as a generator of (messages, history, textbox value): the question, a
+    pending answer that fills in as pieces stream, then the verified answer with its cards."""
+    question = (question or "").strip()
+    messages, history = list(messages or []), list(history or [])
+    if not question:
+        yield list(messages), list(history), ""
+        return
+    messages.append({"role": "user", "content": render.esc(question)})
+    messages.append({"role": "assistant", "content": render.pending_html("")})
+    yield list(messages), list(history), ""
+
+    def abstract_of(paper_id: str) -> str:
+        paper = assistant.catalog.papers([paper_id]).get(paper_id)
+        return paper.abstract if paper else ""
+
+    streamed = ""
+    try:
+        for piece in variant(assistant, k, backend).stream(question, history=history,
+                                                            filters=filters_of(venue, year, author)):
+            if isinstance(piece, str):
+                streamed += piece
+                messages[-1] = {"role": "assistant", "content": render.pending_html(streamed)}
+            else:
+                history.append((question, piece))
+                messages[-1] = {"role": "assistant", "content": render.answer_html(piece, len(history), abstract_of)}
+            yield list(messages), list(history), ""
+    except (QuestionError, ValueError) as exc:
+        messages[-1] = {"role": "assistant", "content": render.error_html(str(exc))}
+        yield list(messages), list(history), ""
+    except Exception as exc:  # e.g. the Chroma server went away: say so in the chat, keep serving
+        from paperscope.secrets import redact
+
+        messages[-1] = {"role": "assistant", "content": render.error_html(
+            f"The question could not be answered ({type(exc).__name__}: {redact(str(exc))[:300]})")}
+        yield list(messages), list(history), ""
+
+
+# -- the app ----------------------------------------------------------------------------------
+def build_app(assistant: Assistant) -> gr.Blocks:
+    def respond(question, messages, history, venue, year, author, k, backend):
+        yield from chat_turn(assistant, question, messages, history, venue, year, author, k, backend)
+
+    def api_ask(question: str, venue: str = "", year: int | None = None, author: str = "",
+                max_citations: int = 0, history: list | None = None) -> dict:
+        """Answer a question over the library. Returns Answer.as_dict(): answer, abstained, backend,
+        citations [{paper_id, title, authors, url, venue, year, quote, marker, ...}], nearest,
+        notes, timings. `history` is a list of [question, earlier returned dict] for follow-ups."""
+        prior = [(q, answer_from_dict(d)) for q, d in (history or [])]
+        filters = filters_of(venue, str(year) if year else None, author)
+        return variant(assistant, max_citations or None, None).ask(question, history=prior,
+                                                                   filters=filters).as_dict()
+
+    def ingest(files, progress=gr.Progress(track_tqdm=True)):
+        paths = [f if isinstance(f, str) else getattr(f, "name", "") for f in (files or [])]
+        keep, rejected = check_uploads(paths)
+        lines = [f"\u26a0\ufe0f {render.esc(r)}" for r in rejected]
+        if not keep:
+            lines.insert(0, "Nothing to add: choose up to 10 paper-list files (.txt, .jsonl, .json, .csv, .gz).")
+            return "\n\n".join(lines), gr.update(), gr.update(), gr.update(), None
+        progress(0, desc=f"Reading and embedding {len(keep)} file(s)")
+        try:
+            summary = assistant.ingest(keep, progress=True)
+        except Exception as exc:  # e.g. the store is unreachable: report it in the panel
+            from paperscope.secrets import redact
+
+            lines.insert(0, f"\u274c Nothing was added ({type(exc).__name__}: {render.esc(redact(str(exc))[:300])})")
+            return "\n\n".join(lines), gr.update(), gr.update(), gr.update(), None
+        lines.insert(0, f"\u2705 {render.esc(summary.line())}. New papers are searchable now.")
+        lines += [f"\u26a0\ufe0f {render.esc(str(i))}" for i in summary.issues[:20]]
+        return ("\n\n".join(lines), gr.update(choices=venue_choices(assistant)),
+                gr.update(choices=year_choices(assistant)), stats_line(assistant), None)
+
+    def example_text(selected: gr.SelectData) -> str:
+        return selected.value["text"]
+
+    with gr.Blocks(title="paperscope", fill_width=True) as demo:
+        history = gr.State([])
+        with gr.Row(elem_id="ps-header"):
+            gr.Markdown("## paperscope\nAsk questions about research papers; answers quote and cite them.",
+                        elem_id="ps-brand")
+            stats = gr.Markdown(stats_line(assistant), elem_id="ps-stats")
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=3, min_width=480):
+                chatbot = gr.Chatbot(
+                    elem_id="ps-chat", show_label=False, height="68vh", latex_delimiters=[],
+                    feedback_options=None, buttons=[], layout="panel",
+                    placeholder="**Ask about the papers in the library.** Answers quote the papers they cite.",
+                    examples=[{"text": q} for q in EXAMPLES],
+                )
+                with gr.Row(elem_id="ps-ask-row"):
+                    box = gr.Textbox(show_label=False, placeholder="Ask a question, e.g. Which papers address MoE latency?",
+                                     scale=6, lines=1, max_lines=4, elem_id="ps-question", autofocus=True)
+                    ask_btn = gr.Button("Ask", variant="primary", scale=1, min_width=90, elem_id="ps-ask")
+            with gr.Column(scale=1, min_width=290, elem_id="ps-side"):
+                with gr.Accordion("Filters", open=True):
+                    venue = gr.Dropdown(venue_choices(assistant), value=ANY, label="Venue", elem_id="ps-venue")
+                    year = gr.Dropdown(year_choices(assistant), value=ANY, label="Year", elem_id="ps-year")
+                    author = gr.Textbox(label="Author contains", placeholder="e.g. Hashimoto", elem_id="ps-author")
+                with gr.Accordion("Answer", open=True):
+                    k = gr.Slider(1, 10, value=assistant.settings.answer.max_citations, step=1,
+                                  label="Most papers cited", elem_id="ps-k")
+                    choices = backend_choices(assistant)
+                    backend = gr.Dropdown(choices, value=choices[0], label="Answer backend",
+                                          interactive=len(choices) > 1, elem_id="ps-backend")
+                with gr.Accordion("Add papers", open=True):
+                    files = gr.File(label=f"Paper lists (≤ {MAX_FILES} files, ≤ {MAX_FILE_MB} MB each)",
+                                    file_count="multiple", file_types=list(ALLOWED_SUFFIXES),
+                                    type="filepath", elem_id="ps-files")
+                    add = gr.Button("Add to library", variant="secondary", elem_id="ps-add")
+                    status = gr.Markdown(elem_id="ps-ingest-status")
+
+        chat_inputs = [box, chatbot, history, venue, year, author, k, backend]
+        chat_outputs = [chatbot, history, box]
+        box.submit(respond, chat_inputs, chat_outputs, api_visibility="private")
+        ask_btn.click(respond, chat_inputs, chat_outputs, api_visibility="private")
+        chatbot.example_select(example_text, None, box, api_visibility="private", queue=False).then(
+            respond, chat_inputs, chat_outputs, api_visibility="private")
+        # The chatbot's own trash button starts a new conversation: forget the answers too.
+        chatbot.clear(lambda: [], None, history, api_visibility="private", queue=False)
+        add.click(ingest, [files], [status, venue, year, stats, files], api_visibility="private",
+                  concurrency_limit=1, concurrency_id="ingest")
+        gr.api(api_ask, api_name="ask")
+        # Papers may have been added by `paperscope ingest` since start-up: refresh on each visit.
+        demo.load(lambda: (stats_line(assistant), gr.update(choices=venue_choices(assistant)),
+                           gr.update(choices=year_choices(assistant))),
+                  None, [stats, venue, year], api_visibility="private", queue=False)
+    return demo
