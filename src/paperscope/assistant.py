@@ -157,18 +157,20 @@ class Assistant:
         abstain = not evidence or evidence[0].support < threshold
         return question, evidence, abstain, notes
 
-    def _select(self, evidence: list[Evidence]) -> list[Evidence]:
+    def _select(self, evidence: list[Evidence], max_citations: int | None = None) -> list[Evidence]:
         best = evidence[0].support
         floor = max(self.threshold(), best * self.settings.answer.relative_cutoff)
-        return [ev for ev in evidence if ev.support >= floor][: self.settings.answer.max_citations] or evidence[:1]
+        limit = max_citations or self.settings.answer.max_citations
+        return [ev for ev in evidence if ev.support >= floor][:limit] or evidence[:1]
 
-    def ask(self, question: str, history: list | None = None, filters: Filters | dict | None = None) -> Answer:
+    def ask(self, question: str, history: list | None = None, filters: Filters | dict | None = None,
+            max_citations: int | None = None) -> Answer:
         t0 = time.perf_counter()
         standalone, evidence, abstain, notes = self._plan(question, history, filters)
         t_retrieve = time.perf_counter() - t0
         if abstain:
             return self._abstain(question, standalone, evidence, notes, t0, t_retrieve)
-        cited = self._select(evidence)
+        cited = self._select(evidence, max_citations)
         backend = self.answerer.name
         t1 = time.perf_counter()
         try:
@@ -192,12 +194,13 @@ class Assistant:
                           "total_s": time.perf_counter() - t0}
         return answer
 
-    def stream(self, question: str, history: list | None = None, filters=None) -> Iterator[str | Answer]:
+    def stream(self, question: str, history: list | None = None, filters=None,
+               max_citations: int | None = None) -> Iterator[str | Answer]:
         """Yields text pieces as they are produced, then the final verified `Answer`."""
         from paperscope.answer.backends import stream_or_draft
 
         if getattr(self.answerer, "stream_draft", None) is None:
-            answer = self.ask(question, history, filters)
+            answer = self.ask(question, history, filters, max_citations)
             yield answer.text
             yield answer
             return
@@ -208,7 +211,7 @@ class Assistant:
             yield answer.text
             yield answer
             return
-        cited = self._select(evidence)
+        cited = self._select(evidence, max_citations)
         pieces: list[str] = []
         try:
             for piece in stream_or_draft(self.answerer, standalone, evidence[: len(cited) + 2]):

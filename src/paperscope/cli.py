@@ -145,14 +145,12 @@ def _print_answer(answer, as_json: bool):
 def ask(question, data_dir, as_json, k, no_stream, venue, year, author):
     """Answer a question with citations (or say that no paper covers it)."""
     a = _assistant(data_dir)
-    if k:
-        a.settings.answer.max_citations = k
     filters = _filters(venue, year, author)
     if as_json or no_stream or getattr(a.answerer, "stream_draft", None) is None:
-        _print_answer(a.ask(question, filters=filters), as_json)
+        _print_answer(a.ask(question, filters=filters, max_citations=k), as_json)
         return
     answer = None
-    for piece in a.stream(question, filters=filters):
+    for piece in a.stream(question, filters=filters, max_citations=k):
         if isinstance(piece, str):
             click.echo(piece, nl=False)
         else:
