@@ -30,6 +30,8 @@ from paperscope.store import ChromaStore
 from paperscope.text import STOPWORDS, raw_terms, terms, to_english_query
 
 MAX_QUESTION_CHARS = 2000
+NO_WORDS = "the question has no searchable words"
+NO_MATCH = "no papers match the filters"
 _ANAPHORA = {"it", "its", "they", "them", "their", "this", "that", "these", "those", "such"}
 _REFERRING = ("the paper", "the papers", "the method", "the model", "the models", "the authors",
               "the approach", "the work", "the same", "above", "previous", "mentioned")
@@ -144,7 +146,12 @@ class Assistant:
         question, notes = self._check_question(question)
         self.refresh()
         if not terms(to_english_query(question)):
-            return question, [], True, notes + ["the question has no searchable words"]
+            return question, [], True, notes + [NO_WORDS]
+        f = Filters.of(filters)
+        if f is not None and not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author):
+            known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
+            wanted = ", ".join(f"{k}={v!r}" for k, v in vars(f).items() if v not in (None, ""))
+            return question, [], True, notes + [f"{NO_MATCH}: {wanted} (venues in the corpus: {known})"]
         threshold = self.threshold()
         prior = [a for _, a in (history or []) if getattr(a, "citations", None)]
         if prior and is_follow_up(question):
@@ -237,8 +244,10 @@ class Assistant:
     def _abstain(self, question, standalone, evidence, notes, t0, t_retrieve) -> Answer:
         nearest = evidence[:3]
         reason = None
-        if notes and notes[-1] == "the question has no searchable words":
+        if notes and notes[-1] == NO_WORDS:
             reason = "The question has no searchable words, so no paper can be matched to it."
+        elif notes and notes[-1].startswith(NO_MATCH):
+            reason = f"No paper matches the filters: {notes[-1][len(NO_MATCH) + 2:]}."
         return Answer(
             text=abstention_text(question, nearest, reason), citations=[], abstained=True, backend="abstain",
             question=question, standalone_question=standalone, notes=notes,

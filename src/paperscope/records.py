@@ -47,8 +47,13 @@ class Paper:
         return self.title or fallback_title(self.abstract)
 
     def content_hash(self) -> str:
-        """Hash of everything stored for the paper; a change means 'replace the old copy'."""
-        payload = json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+        """Hash of the paper's content; a change means 'replace the old copy'. For records with
+        their own id, where the record sits (file, line) is not content: moving it is no change."""
+        data = asdict(self)
+        if self.paper_id != f"{self.source}:{self.position}":
+            data.pop("source")
+            data.pop("position")
+        payload = json.dumps(data, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
     def index_text(self) -> str:

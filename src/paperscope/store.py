@@ -108,6 +108,11 @@ class ChromaStore:
         where = (f"the Chroma server at {self.settings.store.chroma_host}:{self.settings.store.chroma_port}"
                  if self.settings.store.chroma_host else f"{self.settings.store.data_dir / 'chroma'}")
         text = str(exc)
+        if self.settings.store.chroma_host and ("connect" in text.lower() or "refused" in text.lower()):
+            return (f"cannot reach {where} ({type(exc).__name__}); is it running? start it with "
+                    f"`chroma run --path DIR --port {self.settings.store.chroma_port}`")
+        if not self.settings.store.chroma_host and _low_disk(self.settings.store.data_dir):
+            return f"cannot write to {where}: the disk is full; free space and run the same command again"
         if "readonly" in text.lower() or "read-only" in text.lower() or "permission" in text.lower():
             return f"cannot write to {where}: it is read-only; choose a writable PAPERSCOPE_DATA_DIR"
         if "disk" in text.lower() and "full" in text.lower():
@@ -196,6 +201,15 @@ class ChromaStore:
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
         return ChromaVectorStore(chroma_collection=self.collection)
+
+
+def _low_disk(path, minimum: int = 64 << 20) -> bool:
+    import shutil
+
+    try:
+        return shutil.disk_usage(path).free < minimum
+    except OSError:
+        return False
 
 
 def chunk_paper(paper: Paper, max_tokens: int, count_tokens) -> list[Chunk]:

@@ -40,32 +40,45 @@ class SentenceCache:
         self.embedder, self.size = embedder, size
         self._data: OrderedDict[str, tuple[list[str], np.ndarray]] = OrderedDict()
         self._lock = threading.Lock()
+        self._inflight: dict[str, threading.Event] = {}
 
     def get(self, papers: Sequence[Paper]) -> list[tuple[list[str], np.ndarray]]:
         keys = [f"{p.paper_id}\x00{p.content_hash()}" for p in papers]
-        missing: list[int] = []
+        mine: list[int] = []
+        wait: list[threading.Event] = []
         with self._lock:
             for i, key in enumerate(keys):
                 if key in self._data:
                     self._data.move_to_end(key)
+                elif key in self._inflight:
+                    wait.append(self._inflight[key])  # another thread is embedding it
                 else:
-                    missing.append(i)
-        if missing:
-            texts: list[str] = []
-            spans: list[tuple[int, list[str]]] = []
-            for i in missing:
+                    self._inflight[key] = threading.Event()
+                    mine.append(i)
+        try:
+            for i in mine:
+                # One call per paper: the int8 model quantises activations per batch, so a
+                # vector depends on its batch; a paper's vectors must not depend on which
+                # other papers happened to be missing (answers must not depend on timing).
                 p = papers[i]
                 sents = [p.abstract[s:e] for s, e in sentence_spans(p.abstract)] or [p.abstract]
-                spans.append((len(texts), sents))
-                texts.extend(sents + [p.display_title])
-            vecs = self.embedder.embed(texts)
+                vecs = self.embedder.embed(sents + [p.display_title])
+                with self._lock:
+                    self._data[keys[i]] = (sents, vecs)
+                    self._inflight.pop(keys[i]).set()
+        finally:
             with self._lock:
-                for i, (start, sents) in zip(missing, spans):
-                    self._data[keys[i]] = (sents, vecs[start:start + len(sents) + 1])
-                while len(self._data) > self.size:
-                    self._data.popitem(last=False)
+                for i in mine:
+                    event = self._inflight.pop(keys[i], None)
+                    if event:
+                        event.set()
+        for event in wait:
+            event.wait()
         with self._lock:
-            return [self._data[k] for k in keys]
+            out = [self._data[k] for k in keys]
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+            return out
 
 
 def idf_coverage(weights: dict[str, float], text_concepts: set[str]) -> float:

@@ -22,6 +22,9 @@ _WS = re.compile(r"\s+")
 _TRAILING = re.compile(r"([.!?])()[ \t]*((?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\][ \t]*)+)")
 # A claim is supported by a sentence sharing >= 2 informative terms with it, or >= 1 term
 # that makes up at least half of a short claim ("Oracle-MoE cuts latency [1]").
+# Quotations in an answer are verbatim abstract text: a "[7]" inside one is the paper's own
+# text (or an injection attempt), never a citation marker.
+_QUOTED = re.compile(r"“[^”\n]*”|\"[^\"\n]*\"")
 MIN_SHARED_TERMS = 2
 MIN_CLAIM_SHARE = 0.5
 
@@ -76,19 +79,30 @@ def _claim_spans(text: str) -> list[tuple[int, int]]:
     return spans or [(0, len(text))]
 
 
+def _markers(text: str, start: int, end: int, quoted: list[tuple[int, int]]):
+    """Citation markers in text[start:end], leaving out those inside a quotation."""
+    for m in MARKER.finditer(text, start, end):
+        if not any(s <= m.start() < e for s, e in quoted):
+            yield m
+
+
 def verify(text: str, evidence: list[Evidence], quotes: dict[int, str] | None = None,
            strict_support: bool = True) -> Verified:
     """Check every marker in `text` against `evidence`; see the module docstring."""
     by_marker = {ev.marker: ev for ev in evidence}
     quotes = quotes or {}
-    # "claim. [1]" -> "claim [1]." so a marker stays with the sentence it follows.
-    text = _TRAILING.sub(lambda m: " " + m.group(3).strip() + m.group(1), text)
+    # "claim. [1]" -> "claim [1]." so a marker stays with the sentence it follows (never
+    # inside a quotation, which must stay verbatim).
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    text = _TRAILING.sub(lambda m: m.group(0) if any(s <= m.start() < e for s, e in quoted)
+                         else " " + m.group(3).strip() + m.group(1), text)
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
     notes: list[str] = []
     dropped = 0
     decisions: dict[tuple[int, int], str | None] = {}  # (claim start, marker) -> quote or None
     for cs, ce in _claim_spans(text):
         claim = MARKER.sub(" ", text[cs:ce])
-        for m in MARKER.finditer(text[cs:ce]):
+        for m in _markers(text, cs, ce, quoted):
             for raw in m.group(1).split(","):
                 n = int(raw)
                 key = (cs, n)
@@ -119,7 +133,7 @@ def verify(text: str, evidence: list[Evidence], quotes: dict[int, str] | None = 
     pieces: list[str] = []
     last = 0
     for cs, ce in _claim_spans(text):
-        for m in MARKER.finditer(text, cs, ce):
+        for m in _markers(text, cs, ce, quoted):
             pieces.append(text[last:m.start()])
             kept = []
             for raw in m.group(1).split(","):
