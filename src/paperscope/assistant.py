@@ -127,14 +127,14 @@ class Assistant:
     def threshold(self) -> float:
         if self.settings.answer.min_support is not None:
             return self.settings.answer.min_support
-        return DEFAULT_MIN_SUPPORT.get(self.embedder.name, 0.75)
+        return DEFAULT_MIN_SUPPORT.get(self.embedder.name, 1.0)
 
     def _evidence(self, question: str, filters, restrict: set[str] | None) -> list[Evidence]:
         english = to_english_query(question)
         qvec = self.embedder.embed([english])[0]
         hits = self.retriever.search(english, k=self.settings.answer.context_papers, filters=filters,
                                      restrict=restrict, vector=qvec)
-        evidence = score_evidence(english, qvec, [h.paper for h in hits if h.paper], self.sentences,
+        evidence = score_evidence(question, qvec, [h.paper for h in hits if h.paper], self.sentences,
                                   self.catalog.idf)
         evidence.sort(key=lambda ev: -ev.support)
         for marker, ev in enumerate(evidence, 1):

@@ -105,19 +105,20 @@ _ZH_STOP = frozenset(
 MAX_GLOSSES = 4
 
 
-def gloss_chinese(text: str) -> str:
-    """English glosses for the Chinese words in `text` (other text passes through)."""
+def gloss_words(text: str) -> list[list[str]]:
+    """One list of English alternatives per word of `text`: Chinese words are segmented with
+    jieba and glossed through CC-CEDICT; other words stand for themselves."""
     import jieba
 
     jieba.setLogLevel(60)
     table = _cedict()
-    out: list[str] = []
+    out: list[list[str]] = []
     for piece in jieba.cut(text):
         piece = piece.strip()
         if not piece or piece in _ZH_STOP:
             continue
         if not has_cjk(piece):
-            out.append(piece)
+            out.extend([w] for w in piece.split())
             continue
         glosses = table.get(piece)
         if glosses is None and len(piece) > 1:
@@ -131,12 +132,18 @@ def gloss_chinese(text: str) -> str:
                         break
                 else:
                     i += 1
-        seen: set[str] = set()
+        seen: list[str] = []
         for gloss in (glosses or [])[:MAX_GLOSSES]:
             if gloss.lower() not in seen:
-                seen.add(gloss.lower())
-                out.append(gloss)
-    return " ".join(out)
+                seen.append(gloss.lower())
+        if seen:
+            out.append(seen)
+    return out
+
+
+def gloss_chinese(text: str) -> str:
+    """English glosses for the Chinese words in `text` (other text passes through)."""
+    return " ".join(g for word in gloss_words(text) for g in word)
 
 
 def to_english_query(text: str) -> str:
@@ -166,3 +173,16 @@ def concept(term: str) -> str:
 
 def concepts(text: str) -> set[str]:
     return {concept(t) for t in terms(text)}
+
+
+def concept_groups(question: str) -> list[set[str]]:
+    """The question's concepts, grouped so that alternatives count once: a Chinese word with
+    several English glosses is one group, matched when any gloss matches."""
+    if not has_cjk(question):
+        return [{c} for c in sorted(concepts(question))]
+    groups: list[set[str]] = []
+    for alternatives in gloss_words(question):
+        group = {c for alt in alternatives for c in concepts(alt)}
+        if group and group not in groups:
+            groups.append(group)
+    return groups
