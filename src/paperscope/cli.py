@@ -127,7 +127,8 @@ def _print_answer(answer, as_json: bool):
             click.echo(f"[{c.marker}] {c.title}" + (f" — {authors}" if authors else ""))
             if c.url:
                 click.echo(f"    {c.url}")
-            click.echo(f"    \u201c{c.quote}\u201d")
+            if c.quote not in answer.text:  # the extractive answer already quotes it
+                click.echo(f"    \u201c{c.quote}\u201d")
     for note in answer.notes:
         click.echo(f"note: {note}", err=True)
 
