@@ -12,6 +12,7 @@ is injectable, which is how the tests swap in deterministic fakes without patchi
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -157,6 +158,12 @@ class Assistant:
         if prior and is_follow_up(question):
             last = prior[-1]
             standalone = f"{question} (follow-up to: {last.standalone_question or last.question})"
+            rewrite = getattr(self.answerer, "rewrite", None)
+            if rewrite is not None:  # an LLM can resolve "it"/"the models" into a full question
+                try:
+                    standalone = rewrite(question, history) or standalone
+                except Exception as exc:
+                    notes.append(f"follow-up rewrite failed ({type(exc).__name__}: {_safe(exc)}); used the heuristic")
             restricted = self._evidence(question, filters, {c.paper_id for c in last.citations})
             if restricted and restricted[0].support >= threshold * 0.5:
                 return standalone, restricted[:1], False, notes
@@ -180,26 +187,32 @@ class Assistant:
         cited = self._select(evidence, max_citations)
         backend = self.answerer.name
         t1 = time.perf_counter()
+        shown = cited if backend == "extractive" else evidence[: len(cited) + 2]
         try:
-            text, quotes = self.answerer.draft(standalone, cited if backend == "extractive" else evidence[: len(cited) + 2])
-            checked = verify(text, evidence, quotes)
+            text, quotes = self.answerer.draft(standalone, shown)
+            checked = verify(text, shown, quotes)  # only papers the drafter saw can be cited
         except Exception as exc:  # an LLM backend failed: say so, answer extractively
             checked = None
             notes.append(f"{backend} backend failed ({type(exc).__name__}: {_safe(exc)}); extractive answer shown")
-        if checked is not None:
-            notes.extend(checked.notes)
-        if checked is None or not checked.citations:
-            if checked is not None and backend != "extractive":
-                notes.append(f"{backend} answer had no verifiable citation; extractive answer shown")
-            text, quotes = self.extractive.draft(standalone, cited)
-            checked = verify(text, evidence, quotes)
-            backend = "extractive" if backend == "extractive" else f"extractive (fallback from {backend})"
+        checked, backend = self._finish(checked, backend, standalone, cited, notes)
         answer = Answer(text=checked.text, citations=checked.citations, abstained=False, backend=backend,
                         question=question, standalone_question=standalone, notes=notes,
                         evidence_ids=[ev.paper.paper_id for ev in evidence])
         answer.timings = {"retrieve_s": t_retrieve, "answer_s": time.perf_counter() - t1,
                           "total_s": time.perf_counter() - t0}
         return answer
+
+    def _finish(self, checked, backend: str, standalone: str, cited: list[Evidence], notes: list[str]):
+        """Keep a verified draft, or replace it by the extractive answer (with a note)."""
+        if checked is not None:
+            notes.extend(_grouped(checked.notes))
+        if checked is not None and checked.citations:
+            return checked, backend
+        if checked is not None and backend != "extractive":
+            notes.append(f"{backend} answer had no verifiable citation; extractive answer shown")
+        text, quotes = self.extractive.draft(standalone, cited)
+        checked = verify(text, cited, quotes)
+        return checked, ("extractive" if backend == "extractive" else f"extractive (fallback from {backend})")
 
     def stream(self, question: str, history: list | None = None, filters=None,
                max_citations: int | None = None) -> Iterator[str | Answer]:
@@ -219,22 +232,18 @@ class Assistant:
             yield answer
             return
         cited = self._select(evidence, max_citations)
+        shown = evidence[: len(cited) + 2]
         pieces: list[str] = []
+        backend = self.answerer.name
         try:
-            for piece in stream_or_draft(self.answerer, standalone, evidence[: len(cited) + 2]):
+            for piece in stream_or_draft(self.answerer, standalone, shown):
                 pieces.append(piece)
                 yield piece
-            checked = verify("".join(pieces), evidence)
-            backend = self.answerer.name
+            checked = verify("".join(pieces), shown)
         except Exception as exc:
-            checked, backend = None, self.answerer.name
+            checked = None
             notes.append(f"{backend} backend failed ({type(exc).__name__}: {_safe(exc)}); extractive answer shown")
-        if checked is not None:
-            notes.extend(checked.notes)
-        if checked is None or not checked.citations:
-            text, quotes = self.extractive.draft(standalone, cited)
-            checked = verify(text, evidence, quotes)
-            backend = f"extractive (fallback from {backend})"
+        checked, backend = self._finish(checked, backend, standalone, cited, notes)
         answer = Answer(text=checked.text, citations=checked.citations, backend=backend, question=question,
                         standalone_question=standalone, notes=notes,
                         evidence_ids=[ev.paper.paper_id for ev in evidence],
@@ -256,6 +265,32 @@ class Assistant:
                       "score": ev.support} for ev in nearest],
             timings={"retrieve_s": t_retrieve, "total_s": time.perf_counter() - t0},
         )
+
+
+def _grouped(notes: list[str]) -> list[str]:
+    """Collapse repeated "removed citation [n]: why" notes into one line per reason."""
+    removed: dict[str, list[str]] = {}
+    out: list[str] = []
+    for note in notes:
+        m = re.match(r"removed citation (\[\d+\]): (.*)", note)
+        if m is None:
+            if note not in out:
+                out.append(note)
+            continue
+        if m.group(2) not in removed:
+            removed[m.group(2)] = []
+            out.append("\0" + m.group(2))
+        removed[m.group(2)].append(m.group(1))
+    lines = []
+    for note in out:
+        if not note.startswith("\0"):
+            lines.append(note)
+            continue
+        why, markers = note[1:], removed[note[1:]]
+        more = f" (+{len(markers) - 10} more)" if len(markers) > 10 else ""
+        word = "citation" if len(markers) == 1 else "citations"
+        lines.append(f"removed {word} {', '.join(markers[:10])}{more}: {why}")
+    return lines
 
 
 def _safe(exc: Exception) -> str:

@@ -116,8 +116,12 @@ class LLMSettings(BaseSettings):
     local_model: Path | None = Field(
         default=None,
         validation_alias=AliasChoices("PAPERSCOPE_LOCAL_MODEL", "local_model"),
-        description="GGUF file for the in-process 'local' backend (PAPERSCOPE_LOCAL_MODEL).",
+        description="Model for the in-process backends (PAPERSCOPE_LOCAL_MODEL): a .gguf file for "
+        "'local' (llama.cpp); a model directory or .gguf for 'transformers'.",
     )
+    structured: bool = Field(default=True, description="Ask for JSON-schema constrained answers (better "
+                             "citations from small models); false = plain text with [n] markers.")
+    threads: int = Field(default=0, ge=0, description="CPU threads for the local backend; 0 = its default.")
     n_gpu_layers: int = Field(default=-1, description="Layers offloaded to GPU by llama.cpp (-1 = all, when built with CUDA).")
     n_ctx: int = Field(default=4096, ge=512, description="Context window for the local backend.")
     timeout: float = Field(default=60.0, gt=0, description="Seconds before an LLM request is abandoned.")
