@@ -109,7 +109,7 @@ class ChromaStore:
                  if self.settings.store.chroma_host else f"{self.settings.store.data_dir / 'chroma'}")
         text = str(exc)
         if self.settings.store.chroma_host and ("connect" in text.lower() or "refused" in text.lower()):
-            return (f"cannot reach {where} ({type(exc).__name__}); is it running? start it with "
+            return (f"cannot reach {where} ({type(exc).__name__}: {text[:200]}); is it running? start it with "
                     f"`chroma run --path DIR --port {self.settings.store.chroma_port}`")
         if not self.settings.store.chroma_host and _low_disk(self.settings.store.data_dir):
             return f"cannot write to {where}: the disk is full; free space and run the same command again"
