@@ -4,12 +4,24 @@ Order of writes, and why it survives `kill -9`: each batch is written to Chroma 
 chunks of a paper in one upsert; chunk 0 carries the content hash), then to the local
 catalog. A paper counts as stored only when its chunk 0 has the current hash *and* its last
 chunk exists, so a rerun of the same command redoes exactly the papers a crash cut short and
-never duplicates one (ids are deterministic, writes are upserts). The generation stamp is
-bumped only at the end; readers rebuild their local indexes when it changes.
+never duplicates one (ids are deterministic, writes are upserts). Before its first write an
+ingest marks the catalog `ingest_pending`; the generation stamp is bumped and BM25 rebuilt
+only at the end, which clears the mark, so a crash after the last write (before the bump)
+still gets its BM25 rebuilt by the rerun. Readers rebuild their local indexes when the
+generation changes.
+
+Throughput: three stages overlap. The calling thread reads, hashes and chunks batch k+2
+while a thread embeds batch k+1 (ONNX Runtime releases the GIL) and another writes batch k
+to Chroma and the catalog, in batch order, so the write order above is unchanged; the
+progress bar counts papers only once they are written.
+Leaves out: multi-process embedding (ONNX Runtime already uses every core).
 """
 
 from __future__ import annotations
 
+import os
+import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,7 +46,9 @@ class IngestSummary:
     duplicates: int = 0
     issues: list[Issue] = field(default_factory=list)
     seconds: float = 0.0
-    embed_seconds: float = 0.0
+    embed_seconds: float = 0.0  # time inside embedder.embed (its own thread)
+    write_seconds: float = 0.0  # time writing Chroma + catalog (the writer thread)
+    index_seconds: float = 0.0  # BM25 rebuild at the end
 
     @property
     def ok(self) -> bool:
@@ -55,11 +69,67 @@ class IngestSummary:
 
 
 def token_counter() -> Callable[[str], int]:
-    """Token counts via llama-index's tokenizer (tiktoken cl100k, shipped in its package)."""
-    from llama_index.core.utils import get_tokenizer
+    """Token counts of llama-index's tokenizer (tiktoken cl100k with `allowed_special="all"`),
+    loaded from the BPE file llama-index ships, without importing llama_index.core (seconds)."""
+    import importlib.util
 
-    encode = get_tokenizer()
-    return lambda text: len(encode(text))
+    import tiktoken
+
+    spec = importlib.util.find_spec("llama_index.core")
+    cache = os.path.join(list(spec.submodule_search_locations)[0], "_static", "tiktoken_cache") if spec else None
+    previous = os.environ.get("TIKTOKEN_CACHE_DIR")
+    try:
+        if previous is None and cache:
+            os.environ["TIKTOKEN_CACHE_DIR"] = cache
+        encode = tiktoken.encoding_for_model("gpt-3.5-turbo").encode
+    finally:
+        if previous is None:
+            os.environ.pop("TIKTOKEN_CACHE_DIR", None)
+    return lambda text: len(encode(text, allowed_special="all"))
+
+
+class _Aborted(Exception):
+    pass
+
+
+class _Stage:
+    """One worker thread fed through a short queue; `put` re-raises the worker's error."""
+
+    def __init__(self, fn: Callable, depth: int = 1, name: str = "stage"):
+        self.fn, self.error = fn, None
+        self.queue: queue.Queue = queue.Queue(maxsize=depth)
+        self.thread = threading.Thread(target=self._run, name=f"paperscope-ingest-{name}", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self.queue.get()
+            if item is None:
+                return
+            if self.error is None:
+                try:
+                    self.fn(item)
+                except BaseException as exc:  # handed to the caller by put()/close()
+                    self.error = exc
+
+    def _check(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def put(self, item) -> None:
+        self._check()
+        while True:
+            try:
+                self.queue.put(item, timeout=0.5)
+                return
+            except queue.Full:
+                self._check()
+
+    def close(self, wait: bool = True) -> None:
+        self.queue.put(None)
+        if wait:
+            self.thread.join()
+            self._check()
 
 
 def dedupe(items: list[tuple[Paper, str]], summary: IngestSummary) -> list[Paper]:
@@ -96,57 +166,95 @@ def ingest_paths(
         from tqdm import tqdm
 
         bar = tqdm(total=len(papers), unit="paper", desc="ingest", dynamic_ncols=True)
-    changed_any = False
-    for start in range(0, len(papers), batch_papers):
-        batch = papers[start:start + batch_papers]
-        heads = store.heads([p.paper_id for p in batch])
-        hashes = {p.paper_id: p.content_hash() for p in batch}
-        todo: list[Paper] = []
-        complete_check: list[str] = []
-        for p in batch:
-            head = heads.get(p.paper_id)
-            if head is None or head["hash"] != hashes[p.paper_id]:
-                todo.append(p)
-            elif int(head["n_chunks"]) > 1:
-                complete_check.append(f"{p.paper_id}#{int(head['n_chunks']) - 1}")
-        if complete_check:
-            present = store.present(complete_check)
-            broken = {cid.rpartition("#")[0] for cid in complete_check if cid not in present}
-            todo.extend(p for p in batch if p.paper_id in broken)
-        todo_ids = {p.paper_id for p in todo}
-        unchanged = [p for p in batch if p.paper_id not in todo_ids]
-        summary.unchanged += len(unchanged)
-        # Heal the catalog for papers Chroma already holds (a crash between the two writes).
-        known = catalog.hashes([p.paper_id for p in unchanged])
-        heal = [(p, hashes[p.paper_id], int(heads[p.paper_id]["n_chunks"])) for p in unchanged
-                if known.get(p.paper_id, ("", 0))[0] != hashes[p.paper_id]]
-        if heal:
-            catalog.put(heal)
-            changed_any = True
-        if todo:
-            chunks: list[Chunk] = [c for p in todo for c in chunk_paper(p, settings.chunk.tokens, count_tokens)]
-            t_embed = time.perf_counter()
-            vectors = embedder.embed([embed_text(c) for c in chunks])
-            summary.embed_seconds += time.perf_counter() - t_embed
-            n_new = {c.paper.paper_id: c.n_chunks for c in chunks}
-            # A changed paper may now have fewer chunks: drop the surplus old ones.
-            stale = [f"{p.paper_id}#{i}" for p in todo if p.paper_id in heads
-                     for i in range(n_new[p.paper_id], int(heads[p.paper_id]["n_chunks"]))]
+    pending = {"marked": False}
+
+    def write(job) -> None:
+        # Runs on the writer thread, one batch at a time in batch order: Chroma, then catalog.
+        stale, chunks, vectors, rows, n_done = job
+        if chunks:
+            t_write = time.perf_counter()
             if stale:
                 store.delete(stale)
             store.upsert(chunks, vectors)
-            catalog.put((p, hashes[p.paper_id], n_new[p.paper_id]) for p in todo)
-            summary.updated += sum(1 for p in todo if p.paper_id in heads)
-            summary.added += sum(1 for p in todo if p.paper_id not in heads)
-            changed_any = True
+            catalog.put(rows)
+            summary.write_seconds += time.perf_counter() - t_write
         if bar:
-            bar.update(len(batch))
-    if bar:
-        bar.close()
-    if changed_any:
+            bar.update(n_done)
+
+    def embed(job) -> None:
+        stale, chunks, rows, n_done = job
+        vectors = None
+        if chunks:
+            t_embed = time.perf_counter()
+            vectors = embedder.embed([embed_text(c) for c in chunks])
+            summary.embed_seconds += time.perf_counter() - t_embed
+        writer.put((stale, chunks, vectors, rows, n_done))
+
+    writer = _Stage(write, name="write")
+    embedder_stage = _Stage(embed, name="embed")
+    try:
+        for start in range(0, len(papers), batch_papers):
+            batch = papers[start:start + batch_papers]
+            heads = store.heads([p.paper_id for p in batch])
+            hashes = {p.paper_id: p.content_hash() for p in batch}
+            todo: list[Paper] = []
+            complete_check: list[str] = []
+            for p in batch:
+                head = heads.get(p.paper_id)
+                if head is None or head["hash"] != hashes[p.paper_id]:
+                    todo.append(p)
+                elif int(head["n_chunks"]) > 1:
+                    complete_check.append(f"{p.paper_id}#{int(head['n_chunks']) - 1}")
+            if complete_check:
+                present = store.present(complete_check)
+                broken = {cid.rpartition("#")[0] for cid in complete_check if cid not in present}
+                todo.extend(p for p in batch if p.paper_id in broken)
+            todo_ids = {p.paper_id for p in todo}
+            unchanged = [p for p in batch if p.paper_id not in todo_ids]
+            summary.unchanged += len(unchanged)
+            # Heal the catalog for papers Chroma already holds (a crash between the two writes).
+            known = catalog.hashes([p.paper_id for p in unchanged])
+            heal = [(p, hashes[p.paper_id], int(heads[p.paper_id]["n_chunks"])) for p in unchanged
+                    if known.get(p.paper_id, ("", 0))[0] != hashes[p.paper_id]]
+            if (heal or todo) and not pending["marked"]:
+                catalog.set_state("ingest_pending", "1")
+                pending["marked"] = True
+            if heal:
+                catalog.put(heal)
+            chunks: list[Chunk] = []
+            stale: list[str] = []
+            rows: list[tuple[Paper, str, int]] = []
+            if todo:
+                chunks = [c for p in todo for c in chunk_paper(p, settings.chunk.tokens, count_tokens)]
+                n_new = {c.paper.paper_id: c.n_chunks for c in chunks}
+                # A changed paper may now have fewer chunks: drop the surplus old ones.
+                stale = [f"{p.paper_id}#{i}" for p in todo if p.paper_id in heads
+                         for i in range(n_new[p.paper_id], int(heads[p.paper_id]["n_chunks"]))]
+                rows = [(p, hashes[p.paper_id], n_new[p.paper_id]) for p in todo]
+                summary.updated += sum(1 for p in todo if p.paper_id in heads)
+                summary.added += sum(1 for p in todo if p.paper_id not in heads)
+            embedder_stage.put((stale, chunks, rows, len(batch)))
+        embedder_stage.close()
+        writer.close()
+    except BaseException:
+        # Stop both threads: queued batches are dropped, a write in progress completes (each
+        # batch is Chroma-then-catalog, so what is written stays consistent; the rerun redoes
+        # the rest).
+        for stage in (embedder_stage, writer):
+            stage.error = stage.error or _Aborted("ingest aborted")
+        for stage in (embedder_stage, writer):
+            stage.close(wait=False)
+            stage.thread.join()
+        raise
+    finally:
+        if bar:
+            bar.close()
+    if pending["marked"] or catalog.get_state("ingest_pending"):
+        t_index = time.perf_counter()
         catalog.build_bm25(store.bump_generation())
+        catalog.set_state("ingest_pending", "")
+        summary.index_seconds = time.perf_counter() - t_index
     elif not catalog.in_sync(store.count(), store.generation()):
         catalog.rebuild_from(store)
     summary.seconds = time.perf_counter() - t0
     return summary
-

@@ -1,0 +1,88 @@
+"""Benchmarks: `paperscope bench` (ingest throughput vs baselines, embedder quality, query
+latency) and the known-item retrieval benchmark, reusable from Python:
+
+    from paperscope.bench import KnownItem, known_item, run_bench
+
+Heavy imports (torch, chromadb, llama-index) happen inside the functions, so importing this
+package, and `paperscope --help`, stay fast.
+Leaves out: GPU measurements, which live in bench/gpu.sh (a script, not a CLI command).
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+__all__ = ["KnownItem", "known_item", "run_bench", "command"]
+
+
+def __getattr__(name):
+    if name in ("KnownItem", "known_item"):
+        from paperscope.bench import known_item as module
+
+        return getattr(module, name)
+    if name == "run_bench":
+        from paperscope.bench.run import run_bench
+
+        return run_bench
+    raise AttributeError(name)
+
+
+EXAMPLES = """
+\b
+Examples:
+  paperscope bench                       # 5,000 abstracts, every section
+  paperscope bench --n 200 --json        # quick
+  paperscope bench --known-item          # known-item table only (tldr -> paper)
+  paperscope bench --n 85864 --baseline-n 5000 --json > bench.json   # full scale
+"""
+
+
+@click.command(name="bench", epilog=EXAMPLES)
+@click.option("--n", "n", type=int, default=5000, show_default=True, help="Abstracts to ingest (hash-of-id sample).")
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=str), default=None,
+              help="JSONL(.gz) corpus (default: ../shared/corpora/conference_abstracts.jsonl.gz "
+                   "or PAPERSCOPE_BENCH_CORPUS).")
+@click.option("--baseline-n", type=int, default=5000, show_default=True,
+              help="Abstracts for the three-way comparison (paperscope alone ingests all --n).")
+@click.option("--sections", default="ingest,quality,queries", show_default=True,
+              help="Comma-separated subset of: ingest, quality, queries.")
+@click.option("--baselines", default="naive,llama-index", show_default=True, help="Baselines to run ('' for none).")
+@click.option("--questions", "n_questions", type=int, default=200, show_default=True, help="Questions for query latency.")
+@click.option("--cold-runs", type=int, default=3, show_default=True, help="`paperscope ask` processes timed for cold start.")
+@click.option("--known-item", "known_item_only", is_flag=True, help="Only the known-item benchmark (bm25/dense/hybrid).")
+@click.option("--known-item-papers", type=int, default=2000, show_default=True,
+              help="Papers indexed for known-item (all tldr papers + distractors).")
+@click.option("--embedder", "embedders", multiple=True,
+              help="Embedder(s) for known-item (default: minilm-int8 and minilm).")
+@click.option("--work-dir", type=click.Path(file_okay=False, path_type=str), default=None,
+              help="Keep data dirs here (default: a temp dir, removed afterwards).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (else the markdown table).")
+def command(n, corpus, baseline_n, sections, baselines, n_questions, cold_runs, known_item_only, known_item_papers, embedders,
+            work_dir, as_json):
+    """Benchmark ingest (vs naive sentence-transformers and llama-index), quality, and query latency."""
+    from paperscope.bench.run import markdown, run_bench
+
+    def log(msg: str) -> None:
+        click.echo(f"bench: {msg}", err=True)
+
+    if known_item_only:
+        from paperscope.bench.known_item import KnownItem, table
+
+        results = []
+        for emb in embedders or ("minilm-int8",):
+            log(f"known-item with {emb}, {known_item_papers} papers")
+            kb = KnownItem.build(None if work_dir is None else f"{work_dir}/known_item_{emb}",
+                                 n_papers=known_item_papers, corpus=corpus, embedder=emb)
+            results.append(kb.evaluate() | {"ingest_seconds": round(kb.ingest_seconds, 2)})
+        click.echo(json.dumps(results, indent=1) if as_json else table(results))
+        return
+    report = run_bench(
+        n=n, corpus=corpus, baseline_n=baseline_n,
+        sections=tuple(s.strip() for s in sections.split(",") if s.strip()),
+        baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
+        n_questions=n_questions, known_item_papers=known_item_papers,
+        known_item_embedders=tuple(embedders) or ("minilm-int8", "minilm"), work_dir=work_dir,
+        cold_runs=cold_runs, log=log)
+    click.echo(json.dumps(report, indent=1) if as_json else markdown(report))

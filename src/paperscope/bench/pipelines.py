@@ -1,0 +1,160 @@
+"""The three ingest pipelines `paperscope bench` compares, each run in its own process.
+
+- `paperscope`: `Assistant.open(...).ingest([file])`, exactly what `paperscope ingest` does.
+- `naive`: sentence-transformers fp32 all-MiniLM-L6-v2 (max_seq_length 256, its default
+  batch size) encodes "title. abstract", then `collection.add` into a fresh Chroma
+  PersistentClient with the vectors passed explicitly (and the abstracts as documents).
+- `llama-index`: `VectorStoreIndex.from_documents` over a `ChromaVectorStore`, the same model
+  wrapped as a llama-index embedding, default settings (embed_batch_size=10,
+  SentenceSplitter).
+Each job prints one JSON line: seconds (ingest only), load_seconds (model load / open),
+abstracts_per_s, peak_rss_mb (this process: model + Chroma + Python). Run as
+`python -m paperscope.bench.pipelines JOB SAMPLE_FILE WORK_DIR [EMBEDDER]`.
+Leaves out: GPU runs (see bench/gpu.sh).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+from paperscope.bench.corpus import embed_texts
+
+
+def peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _records(sample: Path) -> list[dict]:
+    with open(sample, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def sentence_transformer():
+    import torch  # noqa: F401  (imported here so its import time counts as load time)
+    from sentence_transformers import SentenceTransformer
+
+    from paperscope.embed import minilm_model_dir
+
+    model = SentenceTransformer(str(minilm_model_dir()), device="cpu")
+    model.max_seq_length = 256
+    return model
+
+
+def _chroma_collection(work: Path):
+    import chromadb
+
+    client = chromadb.PersistentClient(path=str(work / "chroma"),
+                                       settings=chromadb.Settings(anonymized_telemetry=False))
+    col = client.get_or_create_collection("bench", configuration={"hnsw": {"space": "cosine"}},
+                                          embedding_function=None)
+    return client, col
+
+
+def run_paperscope(sample: Path, work: Path, embedder: str = "minilm-int8") -> dict:
+    from paperscope.assistant import Assistant
+    from paperscope.settings import EmbedSettings, Settings
+
+    t0 = time.perf_counter()
+    a = Assistant.open(work / "data", settings=Settings(embed=EmbedSettings(model=embedder)))
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    summary = a.ingest([sample])
+    seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "load_seconds": load, "papers": summary.added + summary.updated,
+            "chunks": a.store.count(), "embed_seconds": summary.embed_seconds, "embedder": embedder,
+            "write_seconds": summary.write_seconds, "index_seconds": summary.index_seconds,
+            "max_tokens": a.settings.embed.max_tokens,
+            "issues": len(summary.issues)}
+
+
+def run_naive(sample: Path, work: Path) -> dict:
+    t0 = time.perf_counter()
+    model = sentence_transformer()
+    client, col = _chroma_collection(work)
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    recs = _records(sample)
+    t_embed = time.perf_counter()
+    vecs = model.encode(embed_texts(recs), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+    embed_seconds = time.perf_counter() - t_embed
+    step = client.get_max_batch_size()
+    for s in range(0, len(recs), step):
+        part = recs[s:s + step]
+        col.add(ids=[r["id"] for r in part], embeddings=vecs[s:s + len(part)],
+                documents=[r["abstract"] for r in part],
+                metadatas=[{"title": r.get("title") or "", "venue": r.get("venue") or "", "year": r.get("year") or 0}
+                           for r in part])
+    seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "load_seconds": load, "papers": len(recs), "chunks": col.count(),
+            "embed_seconds": embed_seconds, "batch_size": 32}
+
+
+def llama_embedding(model):
+    """The sentence-transformers model as a llama-index embedding (no extra package)."""
+    from llama_index.core.embeddings import BaseEmbedding
+    from pydantic import PrivateAttr
+
+    class SentenceTransformerEmbedding(BaseEmbedding):
+        _model: object = PrivateAttr()
+
+        def __init__(self, st_model, **kwargs):
+            super().__init__(model_name="all-MiniLM-L6-v2", **kwargs)
+            self._model = st_model
+
+        def _encode(self, texts):
+            return self._model.encode(list(texts), batch_size=len(texts), normalize_embeddings=True,
+                                      convert_to_numpy=True, show_progress_bar=False).tolist()
+
+        def _get_query_embedding(self, query):
+            return self._encode([query])[0]
+
+        async def _aget_query_embedding(self, query):
+            return self._get_query_embedding(query)
+
+        def _get_text_embedding(self, text):
+            return self._encode([text])[0]
+
+        def _get_text_embeddings(self, texts):
+            return self._encode(texts)
+
+    return SentenceTransformerEmbedding(model)
+
+
+def run_llama_index(sample: Path, work: Path) -> dict:
+    t0 = time.perf_counter()
+    from llama_index.core import Document, StorageContext, VectorStoreIndex
+    from llama_index.vector_stores.chroma import ChromaVectorStore
+
+    embed = llama_embedding(sentence_transformer())
+    _, col = _chroma_collection(work)
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    docs = [Document(text=r["abstract"], id_=r["id"],
+                     metadata={"title": r.get("title") or "", "venue": r.get("venue") or "", "year": r.get("year") or 0})
+            for r in _records(sample)]
+    storage = StorageContext.from_defaults(vector_store=ChromaVectorStore(chroma_collection=col))
+    VectorStoreIndex.from_documents(docs, storage_context=storage, embed_model=embed)
+    seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "load_seconds": load, "papers": len(docs), "chunks": col.count(),
+            "batch_size": embed.embed_batch_size}
+
+
+JOBS = {"paperscope": run_paperscope, "naive": run_naive, "llama-index": run_llama_index}
+
+
+def main(argv: list[str]) -> None:
+    job, sample, work, *rest = argv
+    work = Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    result = JOBS[job](Path(sample), work, *rest)
+    result["abstracts_per_s"] = result["papers"] / max(result["seconds"], 1e-9)
+    result["peak_rss_mb"] = peak_rss_mb()
+    print("BENCH_RESULT " + json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,219 @@
+"""`paperscope bench`: ingest throughput against two baselines, embedder quality, query latency.
+
+All timings that are compared are taken in the same run, on the same texts and model, in
+fresh processes (so each peak RSS is that pipeline's own); on a shared machine report the
+ratios, not the absolute numbers. Sections (all by default):
+- ingest: paperscope vs naive sentence-transformers+Chroma vs llama-index default, on
+  min(n, baseline_n) abstracts; when n is larger, paperscope alone also ingests all n.
+- quality: cosine agreement of the int8 embedder with fp32 sentence-transformers on the
+  same texts, and known-item R@1/R@5/MRR with each embedder (paperscope.bench.known_item).
+- queries: warm p50/p95 of search and ask on the largest paperscope ingest, and the cold
+  start of a `paperscope ask` process.
+Leaves out: GPU measurements (bench/gpu.sh).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from paperscope.bench.corpus import default_corpus, embed_texts, sample, write_jsonl
+
+SECTIONS = ("ingest", "quality", "queries")
+BASELINES = ("naive", "llama-index")
+
+
+def machine() -> dict:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        cpu = platform.processor()
+    info = {"cpu": cpu, "cores": os.cpu_count(), "load_avg": [round(x, 2) for x in os.getloadavg()],
+            "python": platform.python_version()}
+    for mod in ("onnxruntime", "chromadb", "torch", "sentence_transformers", "llama_index.core"):
+        try:
+            info[mod] = __import__(mod, fromlist=["__version__"]).__version__
+        except Exception:  # not installed: the baselines that need it are skipped
+            info[mod] = None
+    return info
+
+
+def have_baseline_deps() -> str | None:
+    import importlib.util
+
+    for mod in ("torch", "sentence_transformers"):
+        if importlib.util.find_spec(mod) is None:
+            return f"{mod} is not installed (pip install 'paperscope[bench]')"
+    return None
+
+
+def run_job(job: str, sample_file: Path, work: Path, *args: str, timeout: float = 6 * 3600) -> dict:
+    """One pipeline in a fresh process; its BENCH_RESULT line as a dict."""
+    cmd = [sys.executable, "-m", "paperscope.bench.pipelines", job, str(sample_file), str(work), *args]
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    for line in proc.stdout.splitlines():
+        if line.startswith("BENCH_RESULT "):
+            out = json.loads(line[len("BENCH_RESULT "):])
+            out["process_seconds"] = round(time.perf_counter() - t, 2)
+            return out
+    raise RuntimeError(f"bench job {job} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+
+
+def _round(d: dict) -> dict:
+    return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in d.items()}
+
+
+def agreement(texts: list[str], max_tokens: int = 256) -> dict:
+    """Cosine between the int8 vectors paperscope stores and fp32 sentence-transformers
+    vectors of the same texts."""
+    import numpy as np
+
+    from paperscope.bench.pipelines import sentence_transformer
+    from paperscope.embed import make_embedder
+    from paperscope.settings import EmbedSettings
+
+    int8 = make_embedder(EmbedSettings(model="minilm-int8", max_tokens=max_tokens))
+    a = int8.embed(texts)
+    st = sentence_transformer()
+    st.max_seq_length = max_tokens
+    b = st.encode(texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+    cos = (a * b).sum(1)
+    return {"texts": len(texts), "mean_cos": round(float(cos.mean()), 4), "min_cos": round(float(cos.min()), 4),
+            "p01_cos": round(float(np.percentile(cos, 1)), 4), "max_tokens": max_tokens}
+
+
+def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000, sections=SECTIONS,
+              baselines=BASELINES, n_questions: int = 200, known_item_papers: int = 2000,
+              known_item_embedders=("minilm-int8", "minilm"), work_dir: Path | None = None, cold_runs: int = 3,
+              log: Callable[[str], None] = lambda s: None) -> dict:
+    corpus = Path(corpus or default_corpus())
+    if not corpus.exists():
+        raise FileNotFoundError(f"benchmark corpus not found: {corpus}; pass --corpus PATH")
+    work = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="paperscope-bench-"))
+    keep = work_dir is not None
+    report: dict = {"machine": machine(), "corpus": str(corpus), "n": n, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    try:
+        records = sample(corpus, n)
+        n = report["n"] = len(records)
+        largest: tuple[Path, int] | None = None
+        missing = have_baseline_deps()
+        if "ingest" in sections:
+            m = min(n, baseline_n)
+            part = write_jsonl(records[:m], work / f"sample_{m}.jsonl")
+            ingest: dict = {"n": m}
+            log(f"ingest: paperscope on {m} abstracts")
+            ingest["paperscope"] = _round(run_job("paperscope", part, work / f"paperscope_{m}"))
+            largest = (work / f"paperscope_{m}" / "data", m)
+            for job in baselines:
+                if missing:
+                    ingest[job] = {"skipped": missing}
+                    continue
+                log(f"ingest: {job} on {m} abstracts")
+                ingest[job] = _round(run_job(job, part, work / job))
+            ours = ingest["paperscope"]["abstracts_per_s"]
+            ingest["ratios"] = {f"paperscope_vs_{job.replace('-', '_')}": round(ours / ingest[job]["abstracts_per_s"], 2)
+                                for job in baselines if "abstracts_per_s" in ingest[job]}
+            report["ingest"] = ingest
+            if n > m:
+                full = write_jsonl(records, work / f"sample_{n}.jsonl")
+                log(f"scale: paperscope on {n} abstracts")
+                report["scale"] = _round(run_job("paperscope", full, work / f"paperscope_{n}"))
+                largest = (work / f"paperscope_{n}" / "data", n)
+        if "quality" in sections:
+            quality: dict = {}
+            texts = embed_texts(records[: min(n, 512)])
+            if missing:
+                quality["agreement"] = {"skipped": missing}
+            else:
+                log(f"quality: embedder agreement on {len(texts)} texts")
+                quality["agreement"] = agreement(texts)
+            from paperscope.bench.known_item import KnownItem
+
+            kip = min(n, known_item_papers)
+            quality["known_item"] = {}
+            for emb in known_item_embedders:
+                if emb == "minilm" and missing:
+                    quality["known_item"][emb] = {"skipped": missing}
+                    continue
+                log(f"quality: known-item with {emb} ({kip} papers)")
+                kb = KnownItem.build(work / f"known_item_{emb}", n_papers=kip, corpus=corpus, embedder=emb)
+                res = kb.evaluate()
+                res["ingest_seconds"] = round(kb.ingest_seconds, 2)
+                quality["known_item"][emb] = res
+            ki = quality["known_item"]
+            if "hybrid" in ki.get("minilm-int8", {}) and "hybrid" in ki.get("minilm", {}):
+                quality["r1_change"] = {w: round(ki["minilm-int8"][w]["R@1"] - ki["minilm"][w]["R@1"], 4)
+                                        for w in ("dense", "hybrid")}
+            report["quality"] = quality
+        if "queries" in sections:
+            from paperscope.assistant import Assistant
+            from paperscope.bench.query import cold_start, latency, questions
+
+            if largest is None:
+                part = write_jsonl(records, work / f"sample_{n}.jsonl")
+                log(f"queries: ingesting {n} abstracts")
+                report["queries_ingest"] = _round(run_job("paperscope", part, work / f"paperscope_{n}"))
+                largest = (work / f"paperscope_{n}" / "data", n)
+            qs = questions(corpus, n_questions)
+            log(f"queries: {len(qs)} questions over {largest[1]} papers")
+            a = Assistant.open(largest[0])
+            q = latency(a, qs)
+            del a
+            q["cold_start_ask"] = cold_start(largest[0], qs[0], runs=cold_runs)
+            report["queries"] = q
+        report["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
+        report["machine"]["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
+        return report
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def markdown(report: dict) -> str:
+    """The README table: one row per measurement, with the machine it ran on."""
+    m = report["machine"]
+    lines = [f"Machine: {m['cores']} cores, {m['cpu']} (load average {m['load_avg'][0]} at start; shared, so "
+             "compare ratios). ", "", "| measurement | value |", "|---|---|"]
+    ing = report.get("ingest")
+    if ing:
+        for job in ("paperscope", "naive", "llama-index"):
+            r = ing.get(job, {})
+            if "abstracts_per_s" in r:
+                lines.append(f"| ingest {ing['n']} abstracts, {job} | {r['abstracts_per_s']:.1f} abstracts/s, "
+                             f"peak RSS {r['peak_rss_mb']:.0f} MB |")
+        for key, val in ing.get("ratios", {}).items():
+            lines.append(f"| speed-up, {key.replace('_', ' ')} | {val:.2f}x |")
+    sc = report.get("scale")
+    if sc:
+        lines.append(f"| ingest {sc['papers']} abstracts, paperscope | {sc['seconds'] / 60:.1f} min "
+                     f"({sc['abstracts_per_s']:.1f} abstracts/s), peak RSS {sc['peak_rss_mb']:.0f} MB |")
+    qual = report.get("quality", {})
+    ag = qual.get("agreement", {})
+    if "mean_cos" in ag:
+        lines.append(f"| int8 vs fp32 vectors, cosine (mean / min) | {ag['mean_cos']:.4f} / {ag['min_cos']:.4f} |")
+    for emb, res in qual.get("known_item", {}).items():
+        if "hybrid" in res:
+            lines.append(f"| known-item R@1 / R@5 / MRR, {emb} (bm25 / dense / hybrid) | "
+                         + " · ".join(f"{res[w]['R@1']:.3f} / {res[w]['R@5']:.3f} / {res[w]['MRR']:.3f}"
+                                      for w in ("bm25", "dense", "hybrid"))
+                         + f" ({res['n_queries']} queries, {res['n_papers']} papers) |")
+    q = report.get("queries")
+    if q:
+        lines.append(f"| search, warm, {q['papers']} papers, {q['questions']} questions | p50 {q['search']['p50_ms']} ms, "
+                     f"p95 {q['search']['p95_ms']} ms |")
+        lines.append(f"| ask (extractive), warm | p50 {q['ask']['p50_ms']} ms, p95 {q['ask']['p95_ms']} ms |")
+        lines.append(f"| `paperscope ask` cold start | {q['cold_start_ask']['median_s']} s |")
+    return "\n".join(lines)

@@ -1,0 +1,139 @@
+"""`paperscope bench` end to end (small), the known-item benchmark, the int8 embedder's
+determinism and agreement with fp32, and bench/gpu.sh in its CPU small mode.
+
+Everything runs for real: the shipped embedder, embedded Chroma, sentence-transformers and
+llama-index for the baselines (torch comes with the `bench` extra; `need` skips without it
+locally and fails in CI). Numbers are only checked for sanity (positive, in range): this
+machine is shared, so speed is reported, not asserted.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, SHARED, need
+
+CORPUS = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+PAPERSCOPE = str(ROOT / ".venv" / "bin" / "paperscope")
+HAVE_TORCH = all(importlib.util.find_spec(m) for m in ("torch", "sentence_transformers"))
+
+
+def _positive(d: dict, *keys: str) -> None:
+    for key in keys:
+        assert isinstance(d[key], (int, float)) and d[key] > 0, (key, d.get(key))
+
+
+@pytest.mark.slow
+def test_bench_cli_small_json(tmp_path):
+    need(CORPUS.exists(), f"shared corpus missing at {CORPUS}")
+    need(HAVE_TORCH, "torch + sentence-transformers (pip install 'paperscope[bench]') for the baselines")
+    env = dict(os.environ, PAPERSCOPE_DATA_DIR=str(tmp_path / "unused"))
+    proc = subprocess.run([PAPERSCOPE, "bench", "--n", "200", "--json", "--questions", "12", "--known-item-papers", "60",
+                           "--cold-runs", "1", "--work-dir", str(tmp_path / "work")],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout)
+    assert report["n"] == 200 and report["machine"]["cores"] >= 1 and report["machine"]["cpu"]
+
+    ingest = report["ingest"]
+    for job in ("paperscope", "naive", "llama-index"):
+        _positive(ingest[job], "abstracts_per_s", "seconds", "peak_rss_mb")
+        assert ingest[job]["papers"] == 200, (job, ingest[job])
+    assert ingest["paperscope"]["chunks"] >= 200  # long abstracts are split into chunks
+    _positive(ingest["ratios"], "paperscope_vs_naive", "paperscope_vs_llama_index")
+
+    agreement = report["quality"]["agreement"]
+    assert agreement["texts"] == 200
+    assert 0.98 <= agreement["mean_cos"] <= 1.0 and 0.95 <= agreement["min_cos"] <= agreement["mean_cos"]
+    for emb in ("minilm-int8", "minilm"):
+        res = report["quality"]["known_item"][emb]
+        assert res["embedder"] == emb and res["n_papers"] == 60
+        for retriever in ("bm25", "dense", "hybrid"):
+            m = res[retriever]
+            assert 0.5 <= m["R@1"] <= m["R@5"] <= m["R@10"] <= 1.0, (emb, retriever, m)
+            assert m["R@1"] <= m["MRR"] <= 1.0
+
+    queries = report["queries"]
+    assert queries["papers"] == 200 and queries["questions"] >= 7
+    _positive(queries["search"], "p50_ms", "p95_ms")
+    _positive(queries["ask"], "p50_ms", "p95_ms")
+    assert queries["search"]["p50_ms"] <= queries["search"]["p95_ms"]
+    _positive(queries["cold_start_ask"], "median_s")
+
+    from paperscope.bench.run import markdown
+
+    table = markdown(report)
+    assert "| ingest 200 abstracts, paperscope |" in table and "cold start" in table
+
+
+def test_known_item_metrics_and_variants_without_reingest(tmp_path):
+    need(CORPUS.exists(), f"shared corpus missing at {CORPUS}")
+    from paperscope.bench.known_item import KnownItem, metrics
+    from paperscope.settings import RetrieveSettings
+
+    assert metrics([1, 2, None, 6]) == {"R@1": 0.25, "R@5": 0.5, "R@10": 0.75, "MRR": round((1 + 0.5 + 1 / 6) / 4, 4)}
+
+    kb = KnownItem.build(tmp_path / "ki", n_papers=40, n_queries=15)
+    assert kb.n_papers == 40 and len(kb.queries) == 15 and kb.ingest_summary["added"] == 40
+    indexed = [json.loads(line) for line in (tmp_path / "ki" / "known_item_papers.jsonl").read_text().splitlines()]
+    assert not any("tldr" in rec for rec in indexed)  # the query text is never indexed
+    base = kb.evaluate()
+    for retriever in ("bm25", "dense", "hybrid"):
+        m = base[retriever]
+        assert 0.6 <= m["R@1"] <= m["R@5"] <= 1.0, (retriever, m)
+    chunks = kb.assistant.store.count()
+    # A fusion variant is applied to this call only, without re-ingesting: dense weight 0
+    # makes the hybrid ranking the BM25 ranking.
+    lexical_only = kb.evaluate(RetrieveSettings(dense_weight=0.0), which=("bm25", "hybrid"))
+    assert lexical_only["hybrid"]["R@1"] == lexical_only["bm25"]["R@1"]
+    assert lexical_only["hybrid"]["MRR"] == lexical_only["bm25"]["MRR"]
+    assert lexical_only["settings"]["dense_weight"] == 0.0 and "dense" not in lexical_only
+    assert kb.assistant.retriever.settings.dense_weight == 1.0  # restored afterwards
+    assert kb.assistant.store.count() == chunks
+
+
+@pytest.mark.slow
+def test_int8_embedder_is_deterministic_and_agrees_with_fp32():
+    need(CORPUS.exists(), f"shared corpus missing at {CORPUS}")
+    from paperscope.bench.corpus import embed_texts, sample
+    from paperscope.embed import make_embedder
+    from paperscope.settings import EmbedSettings
+
+    texts = embed_texts(sample(CORPUS, 24)) + ["mixture of experts latency", "哪些论文研究混合专家模型？"]
+    emb = make_embedder(EmbedSettings(model="minilm-int8"))
+    together = emb.embed(texts)
+    alone = np.stack([emb.embed([t])[0] for t in texts])
+    reordered = emb.embed(texts[::-1])[::-1]
+    # A vector depends on its text only, never on the other texts of the call.
+    assert np.array_equal(together, alone) and np.array_equal(together, reordered)
+    assert together.shape == (len(texts), 384) and np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+    if HAVE_TORCH:
+        ref = make_embedder(EmbedSettings(model="minilm", device="cpu")).embed(texts)
+        cos = (together * ref).sum(1)
+        assert cos.mean() > 0.99 and cos.min() > 0.97, cos
+
+
+@pytest.mark.slow
+def test_gpu_script_cpu_small_mode(tmp_path):
+    out = tmp_path / "gpu.json"
+    proc = subprocess.run(["bash", str(ROOT / "bench" / "gpu.sh"), "--small", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHON=sys.executable))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(out.read_text())
+    assert report["small"] is True and report["device"] in ("cpu", "cuda")
+    embed = report["embed"]
+    assert embed["texts"] == 64
+    _positive(embed, "texts_per_s_model", "tokens_per_s_model", "model_s")
+    gen = report["generate"]
+    assert gen["params"] > 100_000_000  # SmolLM2-135M's shapes, whatever the weights
+    assert [r["batch"] for r in gen["runs"]] == [1, 4]
+    for run in gen["runs"]:
+        _positive(run, "ttft_ms", "decode_tokens_per_s_total", "bytes_per_decode_step")
