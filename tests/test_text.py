@@ -31,3 +31,14 @@ def test_chinese_question_is_glossed_to_english_terms():
     stems = set(terms(english))
     assert {"languag", "model", "quantiz"} <= stems
     assert to_english_query("plain english") == "plain english"
+
+
+def test_acronyms_learned_from_the_corpus_link_both_spellings():
+    from paperscope.text import Acronyms, acronym_definitions, concepts
+
+    texts = ["Mixture-of-Experts (MoE) is widely adopted to deploy Large Language Models (LLMs) on edge devices."]
+    assert ("MoE", "Mixture of Experts") in acronym_definitions(texts[0])
+    acr = Acronyms.learn(texts, min_count=1)
+    assert concepts("large language models") <= acr.expand(concepts("we prune LLMs"))
+    assert "moe" in acr.expand(concepts("a sparse mixture of experts"))
+    assert acr.expand(concepts("plain words")) == concepts("plain words")

@@ -136,7 +136,7 @@ class Assistant:
         hits = self.retriever.search(english, k=self.settings.answer.context_papers, filters=filters,
                                      restrict=restrict, vector=qvec)
         evidence = score_evidence(question, qvec, [h.paper for h in hits if h.paper], self.sentences,
-                                  self.catalog.idf)
+                                  self.catalog.idf, self.catalog.acronyms())
         evidence.sort(key=lambda ev: -ev.support)
         for marker, ev in enumerate(evidence, 1):
             ev.marker = marker

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from paperscope.records import Paper, normalize_venue
-from paperscope.text import concept, terms
+from paperscope.text import Acronyms, concept, terms
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS papers (
@@ -51,6 +51,7 @@ class Catalog:
         self._bm25_ids: list[str] = []
         self._bm25_pos: dict[str, int] = {}
         self._df: dict[str, int] = {}
+        self._acronyms = Acronyms()
         self._bm25_gen: str | None = None
         self._filters_cache: tuple | None = None
 
@@ -172,7 +173,10 @@ class Catalog:
 
         rows = self._conn().execute("SELECT paper_id, json FROM papers ORDER BY row").fetchall()
         ids = [pid for pid, _ in rows]
-        corpus = [terms(Paper.from_json(raw).index_text()) or ["<empty>"] for _, raw in rows]
+        texts = [Paper.from_json(raw).index_text() for _, raw in rows]
+        corpus = [terms(t) or ["<empty>"] for t in texts]
+        # Tiny corpora define few acronyms twice; one definition is enough there.
+        acronyms = Acronyms.learn(texts, min_count=1 if len(texts) < 1000 else 2)
         bm25 = bm25s.BM25(k1=1.2, b=0.75)
         if corpus:
             bm25.index(corpus, show_progress=show_progress)
@@ -188,6 +192,7 @@ class Catalog:
                 df[c] = df.get(c, 0) + 1
         (tmp / "ids.json").write_text(json.dumps({"generation": generation, "ids": ids}))
         (tmp / "df.json").write_text(json.dumps(df))
+        (tmp / "acronyms.json").write_text(json.dumps({a: sorted(e) for a, e in acronyms.table.items()}))
         final = self._bm25_dir()
         # Swap in the new index: a crash leaves either the old or the new one, never a mix.
         old = self.dir / f"{self.collection}.bm25.old"
@@ -200,6 +205,7 @@ class Catalog:
         self._bm25, self._bm25_ids, self._bm25_gen = (bm25 if corpus else None), ids, generation
         self._bm25_pos = {pid: i for i, pid in enumerate(ids)}
         self._df = df
+        self._acronyms = acronyms
 
     def _load_bm25(self) -> None:
         import bm25s
@@ -219,8 +225,15 @@ class Catalog:
         self._bm25_pos = {pid: i for i, pid in enumerate(self._bm25_ids)}
         df_path = self._bm25_dir() / "df.json"
         self._df = json.loads(df_path.read_text()) if df_path.exists() else {}
+        acr_path = self._bm25_dir() / "acronyms.json"
+        self._acronyms = Acronyms(json.loads(acr_path.read_text()) if acr_path.exists() else {})
         self._bm25 = bm25s.BM25.load(str(self._bm25_dir()), mmap=False, show_progress=False) if self._bm25_ids else None
         self._bm25_gen = gen
+
+    def acronyms(self) -> Acronyms:
+        with self._lock:
+            self._load_bm25()
+        return self._acronyms
 
     def idf(self, concepts) -> dict[str, float]:
         """BM25-style inverse document frequency of each concept (see text.concept)."""

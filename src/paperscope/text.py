@@ -186,3 +186,65 @@ def concept_groups(question: str) -> list[set[str]]:
         if group and group not in groups:
             groups.append(group)
     return groups
+
+
+_ACRONYM_DEF = re.compile(r"((?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,8})\(([A-Z][A-Za-z0-9]{1,9})\)")
+
+
+def acronym_definitions(text: str) -> list[tuple[str, str]]:
+    """(acronym, expansion) pairs defined in `text` as "Large Language Models (LLMs)": the
+    expansion is the shortest run of preceding words whose initials spell the acronym."""
+    out = []
+    for m in _ACRONYM_DEF.finditer(text):
+        acr = m.group(2)
+        letters = acr[:-1] if acr.endswith("s") and len(acr) > 2 else acr
+        letters = "".join(ch for ch in letters if ch.isalpha()).lower()
+        words = re.split(r"[\s-]+", m.group(1).strip())
+        for n in range(len(letters), min(len(words), len(letters) + 3) + 1):
+            cand = words[-n:]
+            initials = "".join(w[0].lower() for w in cand if w.lower() not in ("of", "and", "the", "for", "in", "to", "a")
+                               or w[0].lower() in letters)
+            if initials == letters or "".join(w[0].lower() for w in cand) == letters:
+                out.append((acr, " ".join(cand)))
+                break
+    return out
+
+
+class Acronyms:
+    """Corpus-learned acronym <-> expansion links, used for coverage: a paper that writes only
+    "LLMs" covers "large language models", and one that writes "mixture of experts" covers "MoE"."""
+
+    def __init__(self, table: dict[str, list[str]] | None = None):
+        self.table = {a: set(e) for a, e in (table or {}).items()}
+        self.reverse: dict[str, list[tuple[str, set[str]]]] = {}
+        for acr, exp in self.table.items():
+            for c in exp:
+                self.reverse.setdefault(c, []).append((acr, exp))
+
+    @classmethod
+    def learn(cls, texts, min_count: int = 2) -> "Acronyms":
+        counts: dict[str, dict[tuple[str, ...], int]] = {}
+        for text in texts:
+            for acr, expansion in acronym_definitions(text):
+                key = concept(terms(acr)[0]) if terms(acr) else None
+                exp = tuple(sorted(concepts(expansion)))
+                if key and len(exp) >= 2 and key not in exp:
+                    counts.setdefault(key, {}).setdefault(exp, 0)
+                    counts[key][exp] += 1
+        table = {}
+        for key, exps in counts.items():
+            exp, n = max(exps.items(), key=lambda kv: kv[1])
+            if n >= min_count:
+                table[key] = list(exp)
+        return cls(table)
+
+    def expand(self, found: set[str]) -> set[str]:
+        out = set(found)
+        for c in found:
+            exp = self.table.get(c)
+            if exp:
+                out |= exp
+            for acr, exp in self.reverse.get(c, ()):
+                if exp <= found:
+                    out.add(acr)
+        return out

@@ -26,7 +26,7 @@ import numpy as np
 from paperscope.answer.types import Evidence
 from paperscope.embed import Embedder
 from paperscope.records import Paper
-from paperscope.text import concept_groups, concepts, sentence_spans
+from paperscope.text import Acronyms, concept_groups, concepts, sentence_spans
 
 LEXICAL_WEIGHT = 1.0
 # Calibrated abstention thresholds per embedder (`paperscope calibrate`; see the README).
@@ -95,20 +95,21 @@ def idf_coverage(groups: list[tuple[set[str], float]], text_concepts: set[str]) 
 
 
 def score_evidence(question: str, qvec: np.ndarray, papers: Sequence[Paper], cache: SentenceCache,
-                   idf: Callable[[set[str]], dict[str, float]]) -> list[Evidence]:
+                   idf: Callable[[set[str]], dict[str, float]], acronyms: Acronyms | None = None) -> list[Evidence]:
     """Evidence for each paper (markers 1..n in the given order), sentences best first."""
     groups = concept_groups(question)
     idfs = idf(set().union(*groups)) if groups else {}
     # A group weighs the mean IDF of its alternatives.
     weights = [(g, sum(idfs[c] for c in g) / len(g)) for g in groups]
+    expand = (acronyms or Acronyms()).expand
     out: list[Evidence] = []
     for marker, (paper, (sents, vecs)) in enumerate(zip(papers, cache.get(papers)), 1):
         cos = vecs @ qvec
-        scored = [(s, float(cos[i]) + LEXICAL_WEIGHT * idf_coverage(weights, concepts(s)))
+        scored = [(s, float(cos[i]) + LEXICAL_WEIGHT * idf_coverage(weights, expand(concepts(s))))
                   for i, s in enumerate(sents)]
         scored.sort(key=lambda x: -x[1])
         semantic = float(cos.max())  # includes the title row
-        lexical = idf_coverage(weights, concepts(paper.index_text()))
+        lexical = idf_coverage(weights, expand(concepts(paper.index_text())))
         support = semantic + LEXICAL_WEIGHT * lexical
         out.append(Evidence(marker=marker, paper=paper, support=round(support, 4), sentences=scored))
     return out
