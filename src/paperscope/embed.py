@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from paperscope.registry import Registry
 from paperscope.settings import EmbedSettings
 
 
@@ -37,26 +38,13 @@ class Embedder(Protocol):
         ...
 
 
-_REGISTRY: dict[str, Callable[[EmbedSettings], Embedder]] = {}
-
-
-def register_embedder(name: str):
-    def deco(factory):
-        _REGISTRY[name] = factory
-        return factory
-    return deco
-
-
-def embedder_names() -> list[str]:
-    return sorted(_REGISTRY)
+EMBEDDERS: Registry[Callable[[EmbedSettings], Embedder]] = Registry("embedder", "set PAPERSCOPE_EMBED_MODEL; ")
+register_embedder = EMBEDDERS.register
+embedder_names = EMBEDDERS.names
 
 
 def make_embedder(settings: EmbedSettings) -> Embedder:
-    try:
-        factory = _REGISTRY[settings.model]
-    except KeyError:
-        raise ValueError(f"unknown embedder {settings.model!r}; choose one of {', '.join(embedder_names())}") from None
-    return factory(settings)
+    return EMBEDDERS.get(settings.model)(settings)
 
 
 def _normalize(vecs: np.ndarray) -> np.ndarray:

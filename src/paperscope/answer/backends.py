@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from paperscope.answer.extractive import ExtractiveAnswerer
 from paperscope.answer.types import Evidence
+from paperscope.registry import Registry
 
 
 @runtime_checkable
@@ -23,29 +24,22 @@ class Answerer(Protocol):
     def draft(self, question: str, evidence: list[Evidence]) -> tuple[str, dict[int, str]]: ...
 
 
-_REGISTRY: dict[str, Callable] = {}
+def _load_builtin_plugins() -> None:
+    # LLM backends live in paperscope.llm; importing it registers them.
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec("paperscope.llm") is not None:
+        importlib.import_module("paperscope.llm")
 
 
-def register_answerer(name: str):
-    def deco(factory):
-        _REGISTRY[name] = factory
-        return factory
-    return deco
-
-
-def answerer_names() -> list[str]:
-    _load_builtin_plugins()
-    return sorted(_REGISTRY)
+ANSWERERS: Registry[Callable] = Registry("answer backend", "set PAPERSCOPE_LLM; ", before_lookup=_load_builtin_plugins)
+register_answerer = ANSWERERS.register
+answerer_names = ANSWERERS.names
 
 
 def make_answerer(settings) -> Answerer:
-    _load_builtin_plugins()
-    name = settings.llm.backend
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise ValueError(f"unknown answer backend {name!r}; choose one of {', '.join(sorted(_REGISTRY))}") from None
-    return factory(settings)
+    return ANSWERERS.get(settings.llm.backend)(settings)
 
 
 def stream_or_draft(answerer: Answerer, question: str, evidence: list[Evidence]) -> Iterator[str]:
@@ -55,15 +49,6 @@ def stream_or_draft(answerer: Answerer, question: str, evidence: list[Evidence])
         yield text
     else:
         yield from stream(question, evidence)
-
-
-def _load_builtin_plugins() -> None:
-    # LLM backends live in paperscope.llm; importing it registers them.
-    import importlib
-    import importlib.util
-
-    if importlib.util.find_spec("paperscope.llm") is not None:
-        importlib.import_module("paperscope.llm")
 
 
 register_answerer("extractive")(lambda settings: ExtractiveAnswerer())

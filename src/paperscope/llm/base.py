@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Protocol, runtime_checkable
 
+from paperscope.registry import Registry
+
 Messages = list[dict[str, str]]
 
 
@@ -38,29 +40,14 @@ class LLM(Protocol):
     def stream(self, messages: Messages) -> Iterator[str]: ...
 
 
-_REGISTRY: dict[str, Callable] = {}
-
-
-def register_llm(name: str):
-    def deco(factory):
-        _REGISTRY[name] = factory
-        return factory
-    return deco
-
-
-def llm_names() -> list[str]:
-    return sorted(_REGISTRY)
+LLMS: Registry[Callable] = Registry("LLM backend", "set PAPERSCOPE_LLM to one of the names; ", error=LLMConfigError)
+register_llm = LLMS.register
+llm_names = LLMS.names
 
 
 def make_llm(llm_settings, name: str | None = None) -> LLM:
     """Build the LLM named `name` (default: `llm_settings.backend`) from `LLMSettings`."""
-    name = name or llm_settings.backend
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise LLMConfigError(f"unknown LLM backend {name!r}; set PAPERSCOPE_LLM to one of "
-                             f"{', '.join(sorted(_REGISTRY))}") from None
-    return factory(llm_settings)
+    return LLMS.get(name or llm_settings.backend)(llm_settings)
 
 
 def secret_value(llm_settings) -> str | None:
