@@ -360,3 +360,36 @@ def test_basic_auth_from_env_and_never_logged(server):
         assert c.post("login", data={"username": USER, "password": SECRET}).status_code == 200
         assert c.get("config").status_code == 200
     assert SECRET not in server.output() and "paperscope UI on http://127.0.0.1" in server.output()
+
+
+@pytest.mark.slow
+def test_20_concurrent_chat_sessions_match_sequential(server):
+    """20 sessions at once against the named API (2 turns each, bounded, 127.0.0.1 only):
+    no errors, and every session gets exactly the answers a lone session gets."""
+    import concurrent.futures
+    import statistics
+    import time
+
+    questions = ["Which papers address MoE latency?", "Which papers use Langevin dynamics?",
+                 "Which paper proposes test-time training layers?", "Are there papers about recommender systems?"]
+    follow_up = "How large were the models evaluated?"
+
+    def session(i: int):
+        client = _client(server)
+        q = questions[i % len(questions)]
+        t0 = time.perf_counter()
+        first = client.predict(q, api_name="/ask")
+        t1 = time.perf_counter()
+        second = client.predict(follow_up, history=[[q, first]], api_name="/ask")
+        t2 = time.perf_counter()
+        key = lambda a: (a["answer"], [c["paper_id"] for c in a["citations"]], a["abstained"])  # noqa: E731
+        return i, key(first), key(second), [t1 - t0, t2 - t1]
+
+    expected = {i: session(i)[1:3] for i in range(len(questions))}  # sequential reference
+    with concurrent.futures.ThreadPoolExecutor(max_workers=20) as pool:
+        results = list(pool.map(session, range(20)))
+    latencies = sorted(t for *_, ts in results for t in ts)
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    print(f"\n20 concurrent UI sessions: 40 requests, 0 errors, p50 {statistics.median(latencies):.2f} s, p95 {p95:.2f} s")
+    for i, first, second, _ in results:
+        assert (first, second) == expected[i % len(questions)], f"session {i} differs from the sequential answer"
