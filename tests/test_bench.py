@@ -95,7 +95,9 @@ def test_known_item_metrics_and_variants_without_reingest(tmp_path):
     assert lexical_only["hybrid"]["R@1"] == lexical_only["bm25"]["R@1"]
     assert lexical_only["hybrid"]["MRR"] == lexical_only["bm25"]["MRR"]
     assert lexical_only["settings"]["dense_weight"] == 0.0 and "dense" not in lexical_only
-    assert kb.assistant.retriever.settings.dense_weight == 1.0  # restored afterwards
+    from paperscope.settings import RetrieveSettings
+
+    assert kb.assistant.retriever.settings.dense_weight == RetrieveSettings().dense_weight  # restored afterwards
     assert kb.assistant.store.count() == chunks
 
 
