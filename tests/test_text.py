@@ -42,3 +42,10 @@ def test_acronyms_learned_from_the_corpus_link_both_spellings():
     assert concepts("large language models") <= acr.expand(concepts("we prune LLMs"))
     assert "moe" in acr.expand(concepts("a sparse mixture of experts"))
     assert acr.expand(concepts("plain words")) == concepts("plain words")
+
+
+def test_acronym_scan_survives_odd_spacing():
+    from paperscope.text import acronym_definitions
+
+    acronym_definitions("see - (AB) and  - -(CD)")  # raised IndexError on 3 corpus records
+    assert acronym_definitions("Large  Language Models (LLMs)") == [("LLMs", "Large Language Models")]

@@ -199,7 +199,7 @@ def acronym_definitions(text: str) -> list[tuple[str, str]]:
         acr = m.group(2)
         letters = acr[:-1] if acr.endswith("s") and len(acr) > 2 else acr
         letters = "".join(ch for ch in letters if ch.isalpha()).lower()
-        words = re.split(r"[\s-]+", m.group(1).strip())
+        words = [w for w in re.split(r"[\s-]+", m.group(1)) if w]
         for n in range(len(letters), min(len(words), len(letters) + 3) + 1):
             cand = words[-n:]
             initials = "".join(w[0].lower() for w in cand if w.lower() not in ("of", "and", "the", "for", "in", "to", "a")
