@@ -62,3 +62,17 @@ def safe_message(text: str, llm_settings=None, limit: int = 240) -> str:
     key = secret_value(llm_settings) if llm_settings is not None else None
     text = redact(" ".join(str(text).split()), extra=[key] if key else None)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def local_model_path(llm_settings, needs: str, file_only: bool):
+    """The PAPERSCOPE_LOCAL_MODEL path, checked; `needs` says what to set it to."""
+    from pathlib import Path
+
+    path = llm_settings.local_model
+    if not path:
+        raise LLMConfigError(f"{needs}: set PAPERSCOPE_LOCAL_MODEL")
+    path = Path(path).expanduser()
+    if not (path.is_file() if file_only else path.exists()):
+        raise LLMConfigError(f"PAPERSCOPE_LOCAL_MODEL points to {str(path)!r}, which "
+                             f"{'is not a file' if file_only else 'does not exist'}")
+    return path

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from paperscope.llm.base import LLMConfigError, LLMError, Messages
+from paperscope.llm.base import LLMConfigError, LLMError, Messages, local_model_path
 
 
 class TransformersChat:
@@ -114,11 +114,5 @@ class TransformersChat:
 
 
 def make_transformers(llm_settings) -> TransformersChat:
-    path = llm_settings.local_model
-    if not path:
-        raise LLMConfigError("the transformers backend needs a local model: set PAPERSCOPE_LOCAL_MODEL "
-                             "to a model directory or a .gguf file")
-    path = Path(path).expanduser()
-    if not path.exists():
-        raise LLMConfigError(f"PAPERSCOPE_LOCAL_MODEL points to {str(path)!r}, which does not exist")
-    return TransformersChat(llm_settings, path)
+    return TransformersChat(llm_settings, local_model_path(
+        llm_settings, "the transformers backend needs a model directory or a .gguf file", file_only=False))

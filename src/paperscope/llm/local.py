@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from paperscope.llm.base import LLMConfigError, LLMError, Messages
+from paperscope.llm.base import LLMConfigError, LLMError, Messages, local_model_path
 
 
 class LlamaCppChat:
@@ -84,11 +84,6 @@ class LlamaCppChat:
 
 
 def make_local(llm_settings) -> LlamaCppChat:
-    path = llm_settings.local_model
-    if not path:
-        raise LLMConfigError("the local backend needs a GGUF model file: set PAPERSCOPE_LOCAL_MODEL "
-                             "to its path (e.g. SmolLM2-135M-Instruct.Q4_1.gguf)")
-    path = Path(path).expanduser()
-    if not path.is_file():
-        raise LLMConfigError(f"PAPERSCOPE_LOCAL_MODEL points to {str(path)!r}, which is not a file")
-    return LlamaCppChat(llm_settings, path)
+    return LlamaCppChat(llm_settings, local_model_path(
+        llm_settings, "the local backend needs a GGUF model file (e.g. SmolLM2-135M-Instruct.Q4_1.gguf)",
+        file_only=True))
