@@ -110,6 +110,7 @@ def test_int8_embedder_is_deterministic_and_agrees_with_fp32():
 
     texts = embed_texts(sample(CORPUS, 24)) + ["mixture of experts latency", "哪些论文研究混合专家模型？"]
     emb = make_embedder(EmbedSettings(model="minilm-int8"))
+    need(emb.fused, "the `onnx` package, to build the fused int8 graph (else the slower shipped file runs)")
     together = emb.embed(texts)
     alone = np.stack([emb.embed([t])[0] for t in texts])
     reordered = emb.embed(texts[::-1])[::-1]

@@ -45,7 +45,7 @@ Examples:
               help="JSONL(.gz) corpus (default: ../shared/corpora/conference_abstracts.jsonl.gz "
                    "or PAPERSCOPE_BENCH_CORPUS).")
 @click.option("--baseline-n", type=int, default=5000, show_default=True,
-              help="Abstracts for the three-way comparison (paperscope alone ingests all --n).")
+              help="Abstracts for the three-way comparison (paperscope alone ingests all --n; 0: no comparison).")
 @click.option("--sections", default="ingest,quality,queries", show_default=True,
               help="Comma-separated subset of: ingest, quality, queries.")
 @click.option("--baselines", default="naive,llama-index", show_default=True, help="Baselines to run ('' for none).")

@@ -8,7 +8,8 @@
   wrapped as a llama-index embedding, default settings (embed_batch_size=10,
   SentenceSplitter).
 Each job prints one JSON line: seconds (ingest only), load_seconds (model load / open),
-abstracts_per_s, peak_rss_mb (this process: model + Chroma + Python). Run as
+abstracts_per_s, abstracts_per_cpu_s (CPU time of all threads, load included: steadier than
+wall time on a shared machine), peak_rss_mb (this process: model + Chroma + Python). Run as
 `python -m paperscope.bench.pipelines JOB SAMPLE_FILE WORK_DIR [EMBEDDER]`.
 Leaves out: GPU runs (see bench/gpu.sh).
 """
@@ -26,6 +27,12 @@ from paperscope.bench.corpus import embed_texts
 
 def peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process, all threads (less sensitive than wall time to other load)."""
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
 
 
 def _records(sample: Path) -> list[dict]:
@@ -150,8 +157,11 @@ def main(argv: list[str]) -> None:
     job, sample, work, *rest = argv
     work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
+    cpu0 = cpu_seconds()
     result = JOBS[job](Path(sample), work, *rest)
+    result["cpu_seconds"] = cpu_seconds() - cpu0  # load + ingest
     result["abstracts_per_s"] = result["papers"] / max(result["seconds"], 1e-9)
+    result["abstracts_per_cpu_s"] = result["papers"] / max(result["cpu_seconds"], 1e-9)
     result["peak_rss_mb"] = peak_rss_mb()
     print("BENCH_RESULT " + json.dumps(result), flush=True)
 

@@ -110,7 +110,12 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
         n = report["n"] = len(records)
         largest: tuple[Path, int] | None = None
         missing = have_baseline_deps()
-        if "ingest" in sections:
+        if "ingest" in sections and baseline_n <= 0:
+            full = write_jsonl(records, work / f"sample_{n}.jsonl")
+            log(f"scale: paperscope on {n} abstracts")
+            report["scale"] = _round(run_job("paperscope", full, work / f"paperscope_{n}"))
+            largest = (work / f"paperscope_{n}" / "data", n)
+        elif "ingest" in sections:
             m = min(n, baseline_n)
             part = write_jsonl(records[:m], work / f"sample_{m}.jsonl")
             ingest: dict = {"n": m}
@@ -123,9 +128,12 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
                     continue
                 log(f"ingest: {job} on {m} abstracts")
                 ingest[job] = _round(run_job(job, part, work / job))
-            ours = ingest["paperscope"]["abstracts_per_s"]
-            ingest["ratios"] = {f"paperscope_vs_{job.replace('-', '_')}": round(ours / ingest[job]["abstracts_per_s"], 2)
+            ours = ingest["paperscope"]
+            ingest["ratios"] = {f"paperscope_vs_{job.replace('-', '_')}": round(ours["abstracts_per_s"] / ingest[job]["abstracts_per_s"], 2)
                                 for job in baselines if "abstracts_per_s" in ingest[job]}
+            ingest["cpu_ratios"] = {f"paperscope_vs_{job.replace('-', '_')}":
+                                    round(ours["abstracts_per_cpu_s"] / ingest[job]["abstracts_per_cpu_s"], 2)
+                                    for job in baselines if "abstracts_per_cpu_s" in ingest[job]}
             report["ingest"] = ingest
             if n > m:
                 full = write_jsonl(records, work / f"sample_{n}.jsonl")
@@ -195,10 +203,13 @@ def markdown(report: dict) -> str:
                 lines.append(f"| ingest {ing['n']} abstracts, {job} | {r['abstracts_per_s']:.1f} abstracts/s, "
                              f"peak RSS {r['peak_rss_mb']:.0f} MB |")
         for key, val in ing.get("ratios", {}).items():
-            lines.append(f"| speed-up, {key.replace('_', ' ')} | {val:.2f}x |")
+            cpu = ing.get("cpu_ratios", {}).get(key)
+            lines.append(f"| speed-up, {key.replace('_', ' ')} | {val:.2f}x wall"
+                         + (f", {cpu:.2f}x per CPU-second |" if cpu else " |"))
     sc = report.get("scale")
     if sc:
-        lines.append(f"| ingest {sc['papers']} abstracts, paperscope | {sc['seconds'] / 60:.1f} min "
+        lines.append(f"| ingest {sc['papers']} abstracts, paperscope ({sc.get('max_tokens', '?')} tokens) | "
+                     f"{sc['seconds'] / 60:.1f} min "
                      f"({sc['abstracts_per_s']:.1f} abstracts/s), peak RSS {sc['peak_rss_mb']:.0f} MB |")
     qual = report.get("quality", {})
     ag = qual.get("agreement", {})
