@@ -50,11 +50,23 @@ def test_bench_cli_small_json(tmp_path):
     _positive(ingest["ratios"], "paperscope_vs_naive", "paperscope_vs_llama_index")
 
     agreement = report["quality"]["agreement"]
-    assert agreement["texts"] == 200
-    assert 0.98 <= agreement["mean_cos"] <= 1.0 and 0.95 <= agreement["min_cos"] <= agreement["mean_cos"]
-    for emb in ("minilm-int8", "minilm"):
-        res = report["quality"]["known_item"][emb]
-        assert res["embedder"] == emb and res["n_papers"] == 60
+    assert agreement["texts"] == 200 and agreement["reference_tokens"] == 256
+    for key in ("vs_naive", "same_length"):
+        ag = agreement[key]
+        assert 0.9 <= ag["mean_cos"] <= 1.0 and 0.5 <= ag["min_cos"] <= ag["mean_cos"], (key, ag)
+    # Quantisation alone (same truncation) must agree more closely than a shorter truncation does.
+    assert agreement["same_length"]["mean_cos"] >= 0.98
+    assert agreement["same_length"]["mean_cos"] >= agreement["vs_naive"]["mean_cos"] - 1e-4
+    from paperscope.settings import Settings
+
+    ours = f"minilm-int8:{Settings().embed.max_tokens}"
+    ki = report["quality"]["known_item"]
+    assert list(ki) == [ours, "minilm:256"], list(ki)
+    assert set(report["quality"]["r1_change"]) == {"of", "vs", "dense", "hybrid"}
+    assert report["quality"]["r1_change"]["of"] == ours
+    for emb, name in ((ours, "minilm-int8"), ("minilm:256", "minilm")):
+        res = ki[emb]
+        assert res["embedder"] == name and res["n_papers"] == 60
         for retriever in ("bm25", "dense", "hybrid"):
             m = res[retriever]
             assert 0.5 <= m["R@1"] <= m["R@5"] <= m["R@10"] <= 1.0, (emb, retriever, m)

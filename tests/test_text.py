@@ -49,3 +49,48 @@ def test_acronym_scan_survives_odd_spacing():
 
     acronym_definitions("see - (AB) and  - -(CD)")  # raised IndexError on 3 corpus records
     assert acronym_definitions("Large  Language Models (LLMs)") == [("LLMs", "Large Language Models")]
+
+
+def _reference_acronym_definitions(text: str) -> list[tuple[str, str]]:
+    """The first implementation (one regex over the whole text; ~10x slower): the reference
+    the look-back scan must reproduce."""
+    import re
+
+    out = []
+    for m in re.finditer(r"((?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,8})\(([A-Z][A-Za-z0-9]{1,9})\)", text):
+        acr = m.group(2)
+        letters = acr[:-1] if acr.endswith("s") and len(acr) > 2 else acr
+        letters = "".join(ch for ch in letters if ch.isalpha()).lower()
+        words = [w for w in re.split(r"[\s-]+", m.group(1)) if w]
+        for n in range(len(letters), min(len(words), len(letters) + 3) + 1):
+            cand = words[-n:]
+            initials = "".join(w[0].lower() for w in cand if w.lower() not in ("of", "and", "the", "for", "in", "to", "a")
+                               or w[0].lower() in letters)
+            if initials == letters or "".join(w[0].lower() for w in cand) == letters:
+                out.append((acr, " ".join(cand)))
+                break
+    return out
+
+
+def test_acronym_scan_matches_the_reference_implementation():
+    from conftest import SHARED
+
+    from paperscope.text import acronym_definitions
+
+    texts = ["Large Language Models (LLMs) and 3D Gaussian Splatting (3DGS) x", "a (AB) (CD) mixture-of-experts (MoE)",
+             "大型语言模型 (LLM) large language model (LLM)", "x " * 300 + "Deep Q Network (DQN)", "(AB)(CD) e (EF)",
+             "Vision Transformer (ViT) (ViT) with Low-Rank Adaptation (LoRA) of Large Language Models (LLMs)."]
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    if corpus.exists():
+        from paperscope.bench.corpus import iter_records
+
+        for i, rec in enumerate(iter_records(corpus)):
+            if i >= 3000:
+                break
+            texts.append(f"{rec.get('title') or ''}. {rec['abstract']}")
+    found = 0
+    for text in texts:
+        want = _reference_acronym_definitions(text)
+        assert acronym_definitions(text) == want, text[:200]
+        found += len(want)
+    assert found >= (100 if corpus.exists() else 5)

@@ -57,7 +57,11 @@ class EmbedSettings(BaseSettings):
         description="Embedder registry name: 'minilm-int8' (shipped int8 ONNX all-MiniLM-L6-v2, "
         "no torch), 'minilm' (sentence-transformers fp32/fp16, CUDA when present).",
     )
-    max_tokens: int = Field(default=256, ge=16, le=512, description="Truncation length in word pieces.")
+    # 128: all-MiniLM-L6-v2 was trained on 128-token inputs. On the known-item benchmark
+    # (10,000 abstracts, 328 tldr queries) dense R@1 was 0.845 at 128 vs 0.832 at 256 (fp32
+    # sentence-transformers at 256: 0.835), hybrid 0.942 vs 0.939, and ingest 1.5x faster.
+    max_tokens: int = Field(default=128, ge=16, le=512, description="Truncation length in word pieces "
+                            "(each chunk is embedded as title + its first max_tokens word pieces).")
     batch_size: int = Field(default=64, ge=1, description="Texts per forward pass (length-sorted).")
     threads: int = Field(default=0, ge=0, description="CPU threads for ONNX Runtime; 0 = all cores.")
     device: str = Field(default="auto", description="'auto', 'cpu' or 'cuda' (sentence-transformers embedder).")

@@ -151,9 +151,13 @@ def to_english_query(text: str) -> str:
     return gloss_chinese(text) if has_cjk(text) else text
 
 
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
 def raw_terms(text: str) -> list[str]:
-    """Lowercased word tokens without stopword removal or stemming."""
-    return [w.lower() for w in _WORD.findall(text) if not has_cjk(w)]
+    """Lowercased word tokens without stopword removal or stemming (the ASCII runs of `_WORD`;
+    CJK runs are its other alternative, so they never merge with these)."""
+    return [w.lower() for w in _ASCII_WORD.findall(text)]
 
 
 def terms(text: str) -> list[str]:
@@ -188,22 +192,31 @@ def concept_groups(question: str) -> list[set[str]]:
     return groups
 
 
-_ACRONYM_DEF = re.compile(r"((?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,8})\(([A-Z][A-Za-z0-9]{1,9})\)")
+_ACRONYM_PAREN = re.compile(r"\(([A-Z][A-Za-z0-9]{1,9})\)")
+_WORDS_BEFORE = re.compile(r"(?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,8}$")
+_LOOKBACK = 400  # characters searched before "(ACR)" for its expansion (8 words fit easily)
+_LINK_WORDS = ("of", "and", "the", "for", "in", "to", "a")
 
 
 def acronym_definitions(text: str) -> list[tuple[str, str]]:
     """(acronym, expansion) pairs defined in `text` as "Large Language Models (LLMs)": the
-    expansion is the shortest run of preceding words whose initials spell the acronym."""
+    expansion is the shortest run of (at most 8) preceding words whose initials spell the
+    acronym. Finds each "(ACR)" first and looks back from it: one regex over the whole text
+    that tries 1-8 words at every position cost ~0.5 ms per abstract, most of a BM25 build."""
     out = []
-    for m in _ACRONYM_DEF.finditer(text):
-        acr = m.group(2)
+    prev_end = 0
+    for m in _ACRONYM_PAREN.finditer(text):
+        before = _WORDS_BEFORE.search(text, max(prev_end, m.start() - _LOOKBACK), m.start())
+        if before is None:
+            continue
+        prev_end = m.end()
+        acr = m.group(1)
         letters = acr[:-1] if acr.endswith("s") and len(acr) > 2 else acr
         letters = "".join(ch for ch in letters if ch.isalpha()).lower()
-        words = [w for w in re.split(r"[\s-]+", m.group(1)) if w]
+        words = [w for w in re.split(r"[\s-]+", before.group(0)) if w]
         for n in range(len(letters), min(len(words), len(letters) + 3) + 1):
             cand = words[-n:]
-            initials = "".join(w[0].lower() for w in cand if w.lower() not in ("of", "and", "the", "for", "in", "to", "a")
-                               or w[0].lower() in letters)
+            initials = "".join(w[0].lower() for w in cand if w.lower() not in _LINK_WORDS or w[0].lower() in letters)
             if initials == letters or "".join(w[0].lower() for w in cand) == letters:
                 out.append((acr, " ".join(cand)))
                 break

@@ -55,14 +55,15 @@ Examples:
 @click.option("--known-item-papers", type=int, default=2000, show_default=True,
               help="Papers indexed for known-item (all tldr papers + distractors).")
 @click.option("--embedder", "embedders", multiple=True,
-              help="Embedder(s) for known-item (default: minilm-int8 and minilm).")
+              help="Embedder(s) for known-item, NAME[:MAX_TOKENS] (default: the configured embedder and "
+                   "the naive pipeline's minilm:256).")
 @click.option("--work-dir", type=click.Path(file_okay=False, path_type=str), default=None,
               help="Keep data dirs here (default: a temp dir, removed afterwards).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (else the markdown table).")
 def command(n, corpus, baseline_n, sections, baselines, n_questions, cold_runs, known_item_only, known_item_papers, embedders,
             work_dir, as_json):
     """Benchmark ingest (vs naive sentence-transformers and llama-index), quality, and query latency."""
-    from paperscope.bench.run import markdown, run_bench
+    from paperscope.bench.run import default_quality_configs, embedder_config, markdown, run_bench
 
     def log(msg: str) -> None:
         click.echo(f"bench: {msg}", err=True)
@@ -71,10 +72,11 @@ def command(n, corpus, baseline_n, sections, baselines, n_questions, cold_runs, 
         from paperscope.bench.known_item import KnownItem, table
 
         results = []
-        for emb in embedders or ("minilm-int8",):
-            log(f"known-item with {emb}, {known_item_papers} papers")
-            kb = KnownItem.build(None if work_dir is None else f"{work_dir}/known_item_{emb}",
-                                 n_papers=known_item_papers, corpus=corpus, embedder=emb)
+        for spec in embedders or default_quality_configs()[:1]:
+            label, settings = embedder_config(spec)
+            log(f"known-item with {label}, {known_item_papers} papers")
+            kb = KnownItem.build(None if work_dir is None else f"{work_dir}/known_item_{label.replace(':', '_')}",
+                                 n_papers=known_item_papers, corpus=corpus, settings=settings)
             results.append(kb.evaluate() | {"ingest_seconds": round(kb.ingest_seconds, 2)})
         click.echo(json.dumps(results, indent=1) if as_json else table(results))
         return
@@ -83,6 +85,6 @@ def command(n, corpus, baseline_n, sections, baselines, n_questions, cold_runs, 
         sections=tuple(s.strip() for s in sections.split(",") if s.strip()),
         baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
         n_questions=n_questions, known_item_papers=known_item_papers,
-        known_item_embedders=tuple(embedders) or ("minilm-int8", "minilm"), work_dir=work_dir,
+        known_item_embedders=tuple(embedders) or None, work_dir=work_dir,
         cold_runs=cold_runs, log=log)
     click.echo(json.dumps(report, indent=1) if as_json else markdown(report))

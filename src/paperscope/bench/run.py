@@ -29,6 +29,7 @@ from paperscope.bench.corpus import default_corpus, embed_texts, sample, write_j
 
 SECTIONS = ("ingest", "quality", "queries")
 BASELINES = ("naive", "llama-index")
+NAIVE_MAX_TOKENS = 256  # sentence-transformers' default for all-MiniLM-L6-v2, used by both baselines
 
 
 def machine() -> dict:
@@ -76,28 +77,50 @@ def _round(d: dict) -> dict:
     return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in d.items()}
 
 
-def agreement(texts: list[str], max_tokens: int = 256) -> dict:
-    """Cosine between the int8 vectors paperscope stores and fp32 sentence-transformers
-    vectors of the same texts."""
+def agreement(texts: list[str], max_tokens: int, reference_tokens: int = NAIVE_MAX_TOKENS) -> dict:
+    """Cosine between the int8 vectors paperscope stores (truncated at `max_tokens`) and the
+    fp32 sentence-transformers vectors of the same texts: at `reference_tokens` (what the
+    naive pipeline stores) and at `max_tokens` (quantisation alone)."""
     import numpy as np
 
     from paperscope.bench.pipelines import sentence_transformer
     from paperscope.embed import make_embedder
     from paperscope.settings import EmbedSettings
 
-    int8 = make_embedder(EmbedSettings(model="minilm-int8", max_tokens=max_tokens))
-    a = int8.embed(texts)
+    a = make_embedder(EmbedSettings(model="minilm-int8", max_tokens=max_tokens)).embed(texts)
     st = sentence_transformer()
-    st.max_seq_length = max_tokens
-    b = st.encode(texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
-    cos = (a * b).sum(1)
-    return {"texts": len(texts), "mean_cos": round(float(cos.mean()), 4), "min_cos": round(float(cos.min()), 4),
-            "p01_cos": round(float(np.percentile(cos, 1)), 4), "max_tokens": max_tokens}
+    out: dict = {"texts": len(texts), "max_tokens": max_tokens, "reference_tokens": reference_tokens}
+    for key, tokens in (("vs_naive", reference_tokens), ("same_length", max_tokens)):
+        st.max_seq_length = tokens
+        b = st.encode(texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+        cos = (a * b).sum(1)
+        out[key] = {"mean_cos": round(float(cos.mean()), 4), "min_cos": round(float(cos.min()), 4),
+                    "p01_cos": round(float(np.percentile(cos, 1)), 4)}
+    return out
+
+
+def embedder_config(spec: str):
+    """'minilm-int8' or 'minilm:256' (registry name, optional max_tokens) -> (label, Settings)."""
+    from paperscope.settings import Settings
+
+    name, _, tokens = spec.partition(":")
+    base = Settings()
+    embed = base.embed.model_copy(update={"model": name, **({"max_tokens": int(tokens)} if tokens else {})})
+    return f"{name}:{embed.max_tokens}", base.model_copy(update={"embed": embed})
+
+
+def default_quality_configs() -> tuple[str, ...]:
+    """The shipped embedder as configured, and the naive pipeline's (fp32 sentence-transformers
+    at its default 256 tokens): the R@1 change is what paperscope's speed costs, if anything."""
+    from paperscope.settings import Settings
+
+    embed = Settings().embed
+    return (f"{embed.model}:{embed.max_tokens}", f"minilm:{NAIVE_MAX_TOKENS}")
 
 
 def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000, sections=SECTIONS,
               baselines=BASELINES, n_questions: int = 200, known_item_papers: int = 2000,
-              known_item_embedders=("minilm-int8", "minilm"), work_dir: Path | None = None, cold_runs: int = 3,
+              known_item_embedders: tuple[str, ...] | None = None, work_dir: Path | None = None, cold_runs: int = 3,
               log: Callable[[str], None] = lambda s: None) -> dict:
     corpus = Path(corpus or default_corpus())
     if not corpus.exists():
@@ -147,24 +170,30 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
                 quality["agreement"] = {"skipped": missing}
             else:
                 log(f"quality: embedder agreement on {len(texts)} texts")
-                quality["agreement"] = agreement(texts)
+                from paperscope.settings import Settings
+
+                quality["agreement"] = agreement(texts, Settings().embed.max_tokens)
             from paperscope.bench.known_item import KnownItem
 
             kip = min(n, known_item_papers)
             quality["known_item"] = {}
-            for emb in known_item_embedders:
-                if emb == "minilm" and missing:
-                    quality["known_item"][emb] = {"skipped": missing}
+            configs = [embedder_config(spec) for spec in (known_item_embedders or default_quality_configs())]
+            for label, settings in configs:
+                if settings.embed.model == "minilm" and missing:
+                    quality["known_item"][label] = {"skipped": missing}
                     continue
-                log(f"quality: known-item with {emb} ({kip} papers)")
-                kb = KnownItem.build(work / f"known_item_{emb}", n_papers=kip, corpus=corpus, embedder=emb)
+                log(f"quality: known-item with {label} ({kip} papers)")
+                kb = KnownItem.build(work / f"known_item_{label.replace(':', '_')}", n_papers=kip, corpus=corpus,
+                                     settings=settings)
                 res = kb.evaluate()
                 res["ingest_seconds"] = round(kb.ingest_seconds, 2)
-                quality["known_item"][emb] = res
+                res["max_tokens"] = settings.embed.max_tokens
+                quality["known_item"][label] = res
             ki = quality["known_item"]
-            if "hybrid" in ki.get("minilm-int8", {}) and "hybrid" in ki.get("minilm", {}):
-                quality["r1_change"] = {w: round(ki["minilm-int8"][w]["R@1"] - ki["minilm"][w]["R@1"], 4)
-                                        for w in ("dense", "hybrid")}
+            if len(configs) >= 2 and all("hybrid" in ki.get(label, {}) for label, _ in configs[:2]):
+                ours, ref = (ki[label] for label, _ in configs[:2])
+                quality["r1_change"] = {"of": configs[0][0], "vs": configs[1][0]} | {
+                    w: round(ours[w]["R@1"] - ref[w]["R@1"], 4) for w in ("dense", "hybrid")}
             report["quality"] = quality
         if "queries" in sections:
             from paperscope.assistant import Assistant
@@ -213,14 +242,20 @@ def markdown(report: dict) -> str:
                      f"({sc['abstracts_per_s']:.1f} abstracts/s), peak RSS {sc['peak_rss_mb']:.0f} MB |")
     qual = report.get("quality", {})
     ag = qual.get("agreement", {})
-    if "mean_cos" in ag:
-        lines.append(f"| int8 vs fp32 vectors, cosine (mean / min) | {ag['mean_cos']:.4f} / {ag['min_cos']:.4f} |")
+    if "vs_naive" in ag:
+        for key, what in (("vs_naive", f"fp32 at {ag['reference_tokens']} tokens (naive)"),
+                          ("same_length", f"fp32 at {ag['max_tokens']} tokens")):
+            lines.append(f"| int8 ({ag['max_tokens']} tokens) vs {what}, cosine mean / min | "
+                         f"{ag[key]['mean_cos']:.4f} / {ag[key]['min_cos']:.4f} |")
     for emb, res in qual.get("known_item", {}).items():
         if "hybrid" in res:
             lines.append(f"| known-item R@1 / R@5 / MRR, {emb} (bm25 / dense / hybrid) | "
                          + " · ".join(f"{res[w]['R@1']:.3f} / {res[w]['R@5']:.3f} / {res[w]['MRR']:.3f}"
                                       for w in ("bm25", "dense", "hybrid"))
                          + f" ({res['n_queries']} queries, {res['n_papers']} papers) |")
+    rc = qual.get("r1_change")
+    if rc:
+        lines.append(f"| R@1 change, {rc['of']} vs {rc['vs']} (dense / hybrid) | {rc['dense']:+.3f} / {rc['hybrid']:+.3f} |")
     q = report.get("queries")
     if q:
         lines.append(f"| search, warm, {q['papers']} papers, {q['questions']} questions | p50 {q['search']['p50_ms']} ms, "
