@@ -29,6 +29,7 @@ from paperscope.bench.corpus import default_corpus, embed_texts, sample, write_j
 
 SECTIONS = ("ingest", "quality", "queries")
 BASELINES = ("naive", "llama-index")
+WARMUP = 5  # untimed questions before the timed ones (models loaded, indexes read)
 NAIVE_MAX_TOKENS = 256  # sentence-transformers' default for all-MiniLM-L6-v2, used by both baselines
 
 
@@ -204,10 +205,10 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
                 log(f"queries: ingesting {n} abstracts")
                 report["queries_ingest"] = _round(run_job("paperscope", part, work / f"paperscope_{n}"))
                 largest = (work / f"paperscope_{n}" / "data", n)
-            qs = questions(corpus, n_questions)
+            qs = questions(corpus, n_questions + WARMUP)  # the first WARMUP are not timed
             log(f"queries: {len(qs)} questions over {largest[1]} papers")
             a = Assistant.open(largest[0])
-            q = latency(a, qs)
+            q = latency(a, qs, warmup=WARMUP)
             del a
             q["cold_start_ask"] = cold_start(largest[0], qs[0], runs=cold_runs)
             report["queries"] = q
