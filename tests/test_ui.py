@@ -26,7 +26,7 @@ from click.testing import CliRunner
 from conftest import ROOT, need
 from paperscope.answer.types import Answer, Citation
 from paperscope.ui import render
-from paperscope.ui.app import MAX_FILE_MB, MAX_FILES, check_uploads
+from paperscope.ui.app import MAX_EXPANDED_MB, MAX_FILE_MB, MAX_FILES, check_uploads
 
 ORACLE = ("Oracle-MoE: Locality-preserving Routing in the Oracle Space for Memory-constrained "
           "Large Language Model Inference")
@@ -106,6 +106,22 @@ def test_check_uploads_rejects_wrong_types_big_files_and_too_many(tmp_path):
     assert len(keep) == MAX_FILES and "2 file(s) over the limit" in rejected[0]
 
 
+def test_check_uploads_refuses_a_gz_that_expands_too_far(tmp_path):
+    import gzip
+
+    line = b'{"title": "T", "abstract": "' + b"a" * 1000 + b'"}\n'
+    bomb, fine = tmp_path / "bomb.jsonl.gz", tmp_path / "fine.jsonl.gz"
+    with gzip.open(bomb, "wb", compresslevel=1) as fh:  # ~1 MB on disk, > MAX_EXPANDED_MB inside
+        for _ in range(MAX_EXPANDED_MB + 1):
+            fh.write(line * 1024)
+    with gzip.open(fine, "wb") as fh:
+        fh.write(line * 1024)
+    assert bomb.stat().st_size < MAX_FILE_MB * 1024 * 1024
+    keep, rejected = check_uploads([str(bomb), str(fine)])
+    assert keep == [str(fine)]
+    assert len(rejected) == 1 and "bomb.jsonl.gz" in rejected[0] and f"{MAX_EXPANDED_MB} MB" in rejected[0]
+
+
 def test_malformed_auth_is_refused_without_echoing_it():
     from paperscope.ui.cli import command
 
@@ -150,6 +166,21 @@ def test_chat_turn_streams_pieces_then_the_verified_answer(fake_assistant):
     # Filters reach the assistant: nothing matches a year with no papers.
     turns = list(chat_turn(fake_assistant, "Which papers address MoE latency?", [], [], "", "1999", "", 3, "extractive"))
     assert "ps-abstain" in turns[-1][0][-1]["content"]
+
+
+def test_enter_and_ask_button_are_one_event_that_ignores_a_second_question_while_streaming(fake_assistant):
+    from paperscope.ui.app import build_app
+
+    demo = build_app(fake_assistant)
+    cfg = demo.get_config_file()
+    ids = {c["id"]: c for c in cfg["components"]}
+    by_elem = {c.get("props", {}).get("elem_id"): c["id"] for c in cfg["components"]}
+    chat = [d for d in cfg["dependencies"]
+            if {tuple(t) for t in d["targets"]} & {(by_elem["ps-question"], "submit"), (by_elem["ps-ask"], "click")}]
+    assert len(chat) == 1, "Enter and the Ask button must share one event (one pending answer per page)"
+    assert {tuple(t) for t in chat[0]["targets"]} == {(by_elem["ps-question"], "submit"), (by_elem["ps-ask"], "click")}
+    assert chat[0]["trigger_mode"] == "once"
+    assert by_elem["ps-chat"] in chat[0]["outputs"] and ids
 
 
 # -- the real server ---------------------------------------------------------------------------

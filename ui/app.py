@@ -28,6 +28,9 @@ EXAMPLES = [
 ALLOWED_SUFFIXES = (".txt", ".jsonl", ".json", ".csv", ".gz")
 MAX_FILE_MB = 20
 MAX_FILES = 10
+# A 20 MB .gz of repetitive text can expand to gigabytes, read whole by the ingest: refuse it
+# before reading (the real 85,864-abstract corpus is 123 MB uncompressed, 5x its .gz).
+MAX_EXPANDED_MB = 200
 ANY = ""
 CSS = (Path(__file__).with_name("style.css")).read_text(encoding="utf-8")
 # System fonts only: nothing is fetched from a font CDN, and nothing needs bundling.
@@ -99,6 +102,24 @@ def answer_from_dict(d: dict) -> Answer:
                   standalone_question=d.get("standalone_question", ""), nearest=d.get("nearest", []))
 
 
+def expands_beyond(path: str, limit_bytes: int) -> bool:
+    """True when the gzip file decompresses to more than `limit_bytes` (read in 1 MiB steps,
+    stopping at the limit). A broken file is not judged here: the reader names its problem."""
+    import gzip
+    import zlib
+
+    total = 0
+    try:
+        with gzip.open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                total += len(chunk)
+                if total > limit_bytes:
+                    return True
+    except (OSError, EOFError, zlib.error):
+        return False
+    return False
+
+
 def check_uploads(paths: list[str] | None) -> tuple[list[str], list[str]]:
     """(files to ingest, messages about rejected ones)."""
     paths = [p for p in (paths or []) if p]
@@ -115,6 +136,8 @@ def check_uploads(paths: list[str] | None) -> tuple[list[str], list[str]]:
             rejected.append(f"{name}: not a paper list (use .txt, .jsonl, .json, .csv, or one of them .gz)")
         elif os.path.getsize(p) > MAX_FILE_MB * 1024 * 1024:
             rejected.append(f"{name}: larger than {MAX_FILE_MB} MB")
+        elif lower.endswith(".gz") and expands_beyond(p, MAX_EXPANDED_MB * 1024 * 1024):
+            rejected.append(f"{name}: expands to more than {MAX_EXPANDED_MB} MB; split it, or use `paperscope ingest`")
         else:
             keep.append(p)
     return keep, rejected
@@ -234,8 +257,11 @@ def build_app(assistant: Assistant) -> gr.Blocks:
 
         chat_inputs = [box, chatbot, history, venue, year, author, k, backend]
         chat_outputs = [chatbot, history, box]
-        box.submit(respond, chat_inputs, chat_outputs, api_visibility="private")
-        ask_btn.click(respond, chat_inputs, chat_outputs, api_visibility="private")
+        # One event for Enter and the Ask button, trigger_mode "once": while an answer streams,
+        # a second question from the same page is ignored instead of interleaving two answers
+        # in one history. (Examples show only in the empty chat, so they cannot overlap one.)
+        gr.on([box.submit, ask_btn.click], respond, chat_inputs, chat_outputs, api_visibility="private",
+              trigger_mode="once")
         chatbot.example_select(example_text, None, box, api_visibility="private", queue=False).then(
             respond, chat_inputs, chat_outputs, api_visibility="private")
         # The chatbot's own trash button starts a new conversation: forget the answers too.
