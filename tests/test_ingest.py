@@ -147,3 +147,18 @@ def test_seeds_with_real_embedder_answer_with_titles(seeded):
     assert not ans.abstained
     assert ans.citations[0].paper_id == ORACLE and ans.citations[0].title.startswith("Oracle-MoE:")
     assert seeded.stats()["papers"] == 38
+
+
+def test_empty_library_says_to_ingest_and_names_a_library_built_with_other_settings(tmp_path):
+    fresh = Assistant.open(tmp_path / "data", settings=fake_settings())
+    ans = fresh.ask("Which papers address MoE latency?")
+    assert ans.abstained and "paperscope ingest" in ans.text and "nothing is ingested" in ans.text, ans.text
+
+    fresh.ingest([SEEDS])
+    other = Assistant.open(tmp_path / "data", settings=fake_settings(tokens=64))  # new chunking: new collection
+    assert other.store.name != fresh.store.name
+    ans = other.ask("Which papers address MoE latency?")
+    assert ans.abstained and not ans.citations
+    assert fresh.store.name in ans.text and "other settings" in ans.text and "paperscope ingest" in ans.text, ans.text
+    other.ingest([SEEDS])  # re-ingesting under the new settings fills the new collection
+    assert other.ask("Which papers address MoE latency?").citations

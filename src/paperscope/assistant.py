@@ -33,6 +33,7 @@ from paperscope.text import STOPWORDS, raw_terms, terms, to_english_query
 MAX_QUESTION_CHARS = 2000
 NO_WORDS = "the question has no searchable words"
 NO_MATCH = "no papers match the filters"
+EMPTY = "the library is empty"
 _ANAPHORA = {"it", "its", "they", "them", "their", "this", "that", "these", "those", "such"}
 _REFERRING = ("the paper", "the papers", "the method", "the model", "the models", "the authors",
               "the approach", "the work", "the same", "above", "previous", "mentioned")
@@ -108,6 +109,19 @@ class Assistant:
             "venues": dict(self.catalog.venues()[:20]),
         }
 
+    def empty_reason(self) -> str:
+        """What to do about an empty library: ingest, or re-ingest after a settings change
+        (a new embedder or truncation gets a fresh collection; the old vectors are not reused)."""
+        where = (f"the Chroma server at {self.settings.store.chroma_host}:{self.settings.store.chroma_port}"
+                 if self.settings.store.chroma_host else str(self.settings.store.data_dir))
+        others = self.store.siblings()
+        if others:
+            name, chunks = max(others.items(), key=lambda kv: kv[1])
+            return (f"{where} holds {chunks:,} chunks embedded with other settings (collection {name}; this "
+                    f"configuration uses {self.store.name}). Run `paperscope ingest` on your paper lists again "
+                    "to embed them for the current settings, or go back to the settings that built it")
+        return f"nothing is ingested in {where} yet; run `paperscope ingest seeds/` (or your own paper lists) first"
+
     # -- search ---------------------------------------------------------------------------
     def search(self, query: str, k: int = 10, filters: Filters | dict | None = None) -> list[Hit]:
         query = self._check_question(query)[0]
@@ -146,6 +160,8 @@ class Assistant:
         """(standalone question, evidence best first, abstain?, notes)."""
         question, notes = self._check_question(question)
         self.refresh()
+        if self.catalog.paper_count() == 0:
+            return question, [], True, notes + [f"{EMPTY}: {self.empty_reason()}"]
         if not terms(to_english_query(question)):
             return question, [], True, notes + [NO_WORDS]
         f = Filters.of(filters)
@@ -255,8 +271,12 @@ class Assistant:
         reason = None
         if notes and notes[-1] == NO_WORDS:
             reason = "The question has no searchable words, so no paper can be matched to it."
+        elif notes and notes[-1].startswith(EMPTY):
+            reason = f"The library is empty: {notes[-1][len(EMPTY) + 2:]}."
         elif notes and notes[-1].startswith(NO_MATCH):
             reason = f"No paper matches the filters: {notes[-1][len(NO_MATCH) + 2:]}."
+        if reason:
+            notes = notes[:-1]  # said in the answer text; not repeated as a note
         return Answer(
             text=abstention_text(question, nearest, reason), citations=[], abstained=True, backend="abstain",
             question=question, standalone_question=standalone, notes=notes,

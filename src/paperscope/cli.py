@@ -204,7 +204,10 @@ def chat(data_dir, venue, year, author):
 @friendly
 def search(query, data_dir, k, as_json, venue, year, author):
     """Hybrid (BM25 + dense) search; prints papers, best first."""
-    hits = _assistant(data_dir).search(query, k=k, filters=_filters(venue, year, author))
+    assistant = _assistant(data_dir)
+    hits = assistant.search(query, k=k, filters=_filters(venue, year, author))
+    if not hits and assistant.catalog.paper_count() == 0:
+        click.echo(f"paperscope: the library is empty: {assistant.empty_reason()}", err=True)
     if as_json:
         click.echo(json.dumps([h.as_dict() for h in hits], ensure_ascii=False))
         return

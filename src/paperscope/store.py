@@ -196,6 +196,16 @@ class ChromaStore:
         dists = res["distances"][0] if res["distances"] else []
         return [(m["paper_id"], 1.0 - float(d)) for m, d in zip(metas, dists)]
 
+    def siblings(self) -> dict[str, int]:
+        """Other collections with this prefix (built with other embedding settings): name -> chunks."""
+        prefix = f"{self.settings.store.collection_prefix}_"
+        out: dict[str, int] = {}
+        for col in self._call(self.client.list_collections):
+            name = getattr(col, "name", col)
+            if name != self.name and str(name).startswith(prefix):
+                out[name] = int(self._call(self.client.get_collection, name, embedding_function=None).count())
+        return {n: c for n, c in out.items() if c}
+
     def as_llama_index(self):
         """The same collection as a llama-index `ChromaVectorStore` (interop, baselines)."""
         from llama_index.vector_stores.chroma import ChromaVectorStore
