@@ -152,3 +152,20 @@ def test_gpu_script_cpu_small_mode(tmp_path):
     assert [r["batch"] for r in gen["runs"]] == [1, 4]
     for run in gen["runs"]:
         _positive(run, "ttft_ms", "decode_tokens_per_s_total", "bytes_per_decode_step")
+
+
+def test_bench_known_item_cli_takes_name_and_truncation(tmp_path):
+    need(CORPUS.exists(), f"shared corpus missing at {CORPUS}")
+    env = dict(os.environ, PAPERSCOPE_DATA_DIR=str(tmp_path / "unused"))
+    proc = subprocess.run([PAPERSCOPE, "bench", "--known-item", "--known-item-papers", "60", "--embedder", "minilm-int8:64",
+                           "--json"], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (res,) = json.loads(proc.stdout)
+    assert res["embedder"] == "minilm-int8" and res["max_tokens"] == 64 and res["n_papers"] == 60
+    assert 0.5 <= res["hybrid"]["R@1"] <= 1.0
+    table = subprocess.run([PAPERSCOPE, "bench", "--known-item", "--known-item-papers", "60", "--embedder", "fake"],
+                           capture_output=True, text=True, env=env, timeout=600)
+    from paperscope.settings import Settings
+
+    row = f"| fake:{Settings().embed.max_tokens} | dense |"
+    assert table.returncode == 0 and row in table.stdout, table.stdout + table.stderr[-2000:]

@@ -138,7 +138,7 @@ class KnownItem:
         finally:
             a.settings, a.retriever.settings = old_settings, old_retrieve
         out: dict = {"n_queries": len(self.queries), "n_papers": self.n_papers, "embedder": a.embedder.name,
-                     "settings": retrieve.model_dump()}
+                     "max_tokens": a.settings.embed.max_tokens, "settings": retrieve.model_dump()}
         for w in ("bm25", "dense", "hybrid"):
             if w in which:
                 out[w] = metrics(ranks[w]) | {"ms_per_query": round(1000 * seconds[w] / max(len(texts), 1), 2)}
@@ -166,7 +166,7 @@ def table(results: Sequence[dict]) -> str:
         for w in ("bm25", "dense", "hybrid"):
             if w in res:
                 m = res[w]
-                rows.append(f"| {res['embedder']} | {w} | {tag if w == 'hybrid' else ''} | {m['R@1']:.3f} | "
+                rows.append(f"| {res['embedder']}:{res.get('max_tokens', '?')} | {w} | {tag if w == 'hybrid' else ''} | {m['R@1']:.3f} | "
                             f"{m['R@5']:.3f} | {m['R@10']:.3f} | {m['MRR']:.3f} |")
     return "\n".join(rows)
 
