@@ -105,3 +105,51 @@ def test_cli_ask_json_contract(seeded_data_dir, tmp_path):
     assert set(obj) >= {"answer", "abstained", "citations", "timings", "backend"}
     assert obj["citations"][0]["paper_id"] == ORACLE
     assert set(obj["citations"][0]) >= {"paper_id", "title", "authors", "url", "source", "position", "quote", "score"}
+
+
+class _CountingEmbedder:
+    """The fake embedder, counting calls; `independent` as the wrapped model says or overridden."""
+
+    def __init__(self, independent: bool):
+        from paperscope.embed import FakeEmbedder
+
+        self.inner, self.name, self.dim, self.independent, self.calls = FakeEmbedder(), "fake", 64, independent, []
+
+    def embed(self, texts):
+        self.calls.append(len(texts))
+        return self.inner.embed(texts)
+
+
+@pytest.mark.parametrize("independent", [True, False])
+def test_sentence_cache_batches_only_per_text_embedders_and_vectors_match(independent):
+    import numpy as np
+
+    from paperscope.answer.support import SentenceCache
+    from paperscope.records import Paper
+
+    papers = [Paper(paper_id=f"p{i}", title=f"Title {i}", abstract=f"First claim {i} here. Second point {i} there. Third.")
+              for i in range(4)]
+    emb = _CountingEmbedder(independent)
+    cache = SentenceCache(emb)
+    got = cache.get(papers[:1])  # one cached paper: only the other three are embedded next
+    got = cache.get(papers)
+    assert emb.calls == ([4, 12] if independent else [4, 4, 4, 4]), emb.calls
+    for paper, (sents, vecs) in zip(papers, got):
+        assert sents == [f"First claim {paper.paper_id[1:]} here.", f"Second point {paper.paper_id[1:]} there.", "Third."]
+        alone = emb.inner.embed(sents + [paper.display_title])
+        assert np.array_equal(vecs, alone)
+
+
+def test_int8_embedder_declares_per_text_vectors_truthfully():
+    import numpy as np
+
+    from paperscope.embed import make_embedder
+    from paperscope.settings import EmbedSettings
+
+    from conftest import need
+
+    emb = make_embedder(EmbedSettings(model="minilm-int8"))
+    need(emb.independent, "the `onnx` package for the fused int8 graph (the fallback is batch-dependent and says so)")
+    texts = ["Mixture of experts latency.", "A much longer sentence about protein structure prediction with diffusion."]
+    together = emb.embed(texts)
+    assert np.array_equal(together[0], emb.embed(texts[:1])[0]) and np.array_equal(together[1], emb.embed(texts[1:])[0])

@@ -253,6 +253,9 @@ class OnnxMiniLM:
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         model = fused_int8_model()
         self.fused = model is not None
+        # Fused path: every text runs alone, so its vector never depends on the other texts of
+        # a call (callers may batch freely). The shipped fallback graph quantises per batch.
+        self.independent = self.fused
         if self.fused:
             opts.intra_op_num_threads = 1
             self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"],
@@ -345,6 +348,7 @@ class FakeEmbedder:
 
     name = "fake"
     dim = 64
+    independent = True  # a text's vector depends on that text only
 
     def __init__(self, settings: EmbedSettings | None = None):
         pass

@@ -62,13 +62,24 @@ class SentenceCache:
                     self._inflight[key] = threading.Event()
                     mine.append(i)
         try:
+            texts: list[str] = []
+            parts: list[tuple[int, list[str], int]] = []
             for i in mine:
-                # One call per paper: the int8 model quantises activations per batch, so a
-                # vector depends on its batch; a paper's vectors must not depend on which
-                # other papers happened to be missing (answers must not depend on timing).
                 p = papers[i]
                 sents = [p.abstract[s:e] for s, e in sentence_spans(p.abstract)] or [p.abstract]
-                vecs = self.embedder.embed(sents + [p.display_title])
+                parts.append((i, sents, len(texts)))
+                texts += sents + [p.display_title]
+            if getattr(self.embedder, "independent", False):
+                # Each text's vector is computed alone: one call for all missing papers balances
+                # the worker threads and saves a dispatch per paper (~1/3 of `ask` time).
+                vecs_all = self.embedder.embed(texts) if texts else None
+                chunks = [vecs_all[start:start + len(sents) + 1] for _, sents, start in parts]
+            else:
+                # One call per paper: a batch-quantised model's vector depends on its batch, and a
+                # paper's vectors must not depend on which other papers happened to be missing
+                # (answers must not depend on timing).
+                chunks = [self.embedder.embed(texts[start:start + len(sents) + 1]) for _, sents, start in parts]
+            for (i, sents, _), vecs in zip(parts, chunks):
                 with self._lock:
                     self._data[keys[i]] = (sents, vecs)
                     self._inflight.pop(keys[i]).set()
