@@ -24,6 +24,8 @@ from pathlib import Path
 
 from paperscope.bench.corpus import embed_texts
 
+NAIVE_MAX_TOKENS = 256  # sentence-transformers' default for all-MiniLM-L6-v2, used by both baselines
+
 
 def peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -47,7 +49,7 @@ def sentence_transformer():
     from paperscope.embed import minilm_model_dir
 
     model = SentenceTransformer(str(minilm_model_dir()), device="cpu")
-    model.max_seq_length = 256
+    model.max_seq_length = NAIVE_MAX_TOKENS
     return model
 
 

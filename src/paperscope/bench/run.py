@@ -26,11 +26,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from paperscope.bench.corpus import default_corpus, embed_texts, sample, write_jsonl
+from paperscope.bench.pipelines import NAIVE_MAX_TOKENS
 
 SECTIONS = ("ingest", "quality", "queries")
 BASELINES = ("naive", "llama-index")
 WARMUP = 5  # untimed questions before the timed ones (models loaded, indexes read)
-NAIVE_MAX_TOKENS = 256  # sentence-transformers' default for all-MiniLM-L6-v2, used by both baselines
 
 
 def machine() -> dict:
@@ -134,31 +134,27 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
         n = report["n"] = len(records)
         largest: tuple[Path, int] | None = None
         missing = have_baseline_deps()
-        if "ingest" in sections and baseline_n <= 0:
-            full = write_jsonl(records, work / f"sample_{n}.jsonl")
-            log(f"scale: paperscope on {n} abstracts")
-            report["scale"] = _round(run_job("paperscope", full, work / f"paperscope_{n}"))
-            largest = (work / f"paperscope_{n}" / "data", n)
-        elif "ingest" in sections:
-            m = min(n, baseline_n)
-            part = write_jsonl(records[:m], work / f"sample_{m}.jsonl")
-            ingest: dict = {"n": m}
-            log(f"ingest: paperscope on {m} abstracts")
-            ingest["paperscope"] = _round(run_job("paperscope", part, work / f"paperscope_{m}"))
-            largest = (work / f"paperscope_{m}" / "data", m)
-            for job in baselines:
-                if missing:
-                    ingest[job] = {"skipped": missing}
-                    continue
-                log(f"ingest: {job} on {m} abstracts")
-                ingest[job] = _round(run_job(job, part, work / job))
-            ours = ingest["paperscope"]
-            ingest["ratios"] = {f"paperscope_vs_{job.replace('-', '_')}": round(ours["abstracts_per_s"] / ingest[job]["abstracts_per_s"], 2)
-                                for job in baselines if "abstracts_per_s" in ingest[job]}
-            ingest["cpu_ratios"] = {f"paperscope_vs_{job.replace('-', '_')}":
-                                    round(ours["abstracts_per_cpu_s"] / ingest[job]["abstracts_per_cpu_s"], 2)
-                                    for job in baselines if "abstracts_per_cpu_s" in ingest[job]}
-            report["ingest"] = ingest
+        if "ingest" in sections:
+            m = min(n, max(baseline_n, 0))
+            if m:
+                part = write_jsonl(records[:m], work / f"sample_{m}.jsonl")
+                ingest: dict = {"n": m}
+                log(f"ingest: paperscope on {m} abstracts")
+                ingest["paperscope"] = _round(run_job("paperscope", part, work / f"paperscope_{m}"))
+                largest = (work / f"paperscope_{m}" / "data", m)
+                for job in baselines:
+                    if missing:
+                        ingest[job] = {"skipped": missing}
+                        continue
+                    log(f"ingest: {job} on {m} abstracts")
+                    ingest[job] = _round(run_job(job, part, work / job))
+                ours = ingest["paperscope"]
+                ingest["ratios"] = {f"paperscope_vs_{job.replace('-', '_')}": round(ours["abstracts_per_s"] / ingest[job]["abstracts_per_s"], 2)
+                                    for job in baselines if "abstracts_per_s" in ingest[job]}
+                ingest["cpu_ratios"] = {f"paperscope_vs_{job.replace('-', '_')}":
+                                        round(ours["abstracts_per_cpu_s"] / ingest[job]["abstracts_per_cpu_s"], 2)
+                                        for job in baselines if "abstracts_per_cpu_s" in ingest[job]}
+                report["ingest"] = ingest
             if n > m:
                 full = write_jsonl(records, work / f"sample_{n}.jsonl")
                 log(f"scale: paperscope on {n} abstracts")
@@ -188,7 +184,6 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
                                      settings=settings)
                 res = kb.evaluate()
                 res["ingest_seconds"] = round(kb.ingest_seconds, 2)
-                res["max_tokens"] = settings.embed.max_tokens
                 quality["known_item"][label] = res
             ki = quality["known_item"]
             if len(configs) >= 2 and all("hybrid" in ki.get(label, {}) for label, _ in configs[:2]):
