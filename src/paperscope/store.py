@@ -203,8 +203,10 @@ class ChromaStore:
         for col in self._call(self.client.list_collections):
             name = getattr(col, "name", col)
             if name != self.name and str(name).startswith(prefix):
-                out[name] = int(self._call(self.client.get_collection, name, embedding_function=None).count())
-        return {n: c for n, c in out.items() if c}
+                count = int(self._call(self.client.get_collection, name, embedding_function=None).count())
+                if count:
+                    out[name] = count
+        return out
 
     def as_llama_index(self):
         """The same collection as a llama-index `ChromaVectorStore` (interop, baselines)."""

@@ -198,6 +198,19 @@ _LOOKBACK = 400  # characters searched before "(ACR)" for its expansion (8 words
 _LINK_WORDS = ("of", "and", "the", "for", "in", "to", "a")
 
 
+def acronym_expansion(acr: str, words: list[str]) -> str | None:
+    """The shortest run of the last `words` whose initials spell `acr` ("LLMs" ->
+    "Large Language Models"; linking words like "of" may be skipped), or None."""
+    letters = acr[:-1] if acr.endswith("s") and len(acr) > 2 else acr
+    letters = "".join(ch for ch in letters if ch.isalpha()).lower()
+    for n in range(len(letters), min(len(words), len(letters) + 3) + 1):
+        cand = words[-n:]
+        initials = "".join(w[0].lower() for w in cand if w.lower() not in _LINK_WORDS or w[0].lower() in letters)
+        if initials == letters or "".join(w[0].lower() for w in cand) == letters:
+            return " ".join(cand)
+    return None
+
+
 def acronym_definitions(text: str) -> list[tuple[str, str]]:
     """(acronym, expansion) pairs defined in `text` as "Large Language Models (LLMs)": the
     expansion is the shortest run of (at most 8) preceding words whose initials spell the
@@ -210,16 +223,9 @@ def acronym_definitions(text: str) -> list[tuple[str, str]]:
         if before is None:
             continue
         prev_end = m.end()
-        acr = m.group(1)
-        letters = acr[:-1] if acr.endswith("s") and len(acr) > 2 else acr
-        letters = "".join(ch for ch in letters if ch.isalpha()).lower()
-        words = [w for w in re.split(r"[\s-]+", before.group(0)) if w]
-        for n in range(len(letters), min(len(words), len(letters) + 3) + 1):
-            cand = words[-n:]
-            initials = "".join(w[0].lower() for w in cand if w.lower() not in _LINK_WORDS or w[0].lower() in letters)
-            if initials == letters or "".join(w[0].lower() for w in cand) == letters:
-                out.append((acr, " ".join(cand)))
-                break
+        expansion = acronym_expansion(m.group(1), [w for w in re.split(r"[\s-]+", before.group(0)) if w])
+        if expansion is not None:
+            out.append((m.group(1), expansion))
     return out
 
 

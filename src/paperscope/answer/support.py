@@ -78,7 +78,8 @@ class SentenceCache:
                 # One call per paper: a batch-quantised model's vector depends on its batch, and a
                 # paper's vectors must not depend on which other papers happened to be missing
                 # (answers must not depend on timing).
-                chunks = [self.embedder.embed(texts[start:start + len(sents) + 1]) for _, sents, start in parts]
+                # Lazy: each paper is published below as soon as its own call returns.
+                chunks = (self.embedder.embed(texts[start:start + len(sents) + 1]) for _, sents, start in parts)
             for (i, sents, _), vecs in zip(parts, chunks):
                 with self._lock:
                     self._data[keys[i]] = (sents, vecs)
