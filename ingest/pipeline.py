@@ -19,20 +19,23 @@ Leaves out: multi-process embedding (ONNX Runtime already uses every core).
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
-from paperscope.catalog import Catalog
-from paperscope.embed import Embedder
+from paperscope.index.catalog import Catalog, StoredPaper
+from paperscope.index.embed import Embedder
+from paperscope.index.store import ChromaStore, Chunk
+from paperscope.ingest.chunking import chunk_paper, embed_text, token_counter
 from paperscope.ingest.readers import Issue, read_paths
 from paperscope.records import Paper
 from paperscope.settings import Settings
-from paperscope.store import ChromaStore, Chunk, chunk_paper, embed_text
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -54,7 +57,7 @@ class IngestSummary:
     def ok(self) -> bool:
         return not self.issues
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "files": self.files, "papers_read": self.papers_read, "added": self.added,
             "updated": self.updated, "unchanged": self.unchanged,
@@ -66,26 +69,6 @@ class IngestSummary:
         return (f"{self.files} files, {self.papers_read} papers read: {self.added} added, {self.updated} updated, "
                 f"{self.unchanged} unchanged, {self.skipped_no_abstract} skipped without abstract, "
                 f"{len(self.issues)} problems, in {self.seconds:.1f} s")
-
-
-def token_counter() -> Callable[[str], int]:
-    """Token counts of llama-index's tokenizer (tiktoken cl100k with `allowed_special="all"`),
-    loaded from the BPE file llama-index ships, without importing llama_index.core (seconds)."""
-    import importlib.util
-
-    import tiktoken
-
-    spec = importlib.util.find_spec("llama_index.core")
-    cache = os.path.join(list(spec.submodule_search_locations)[0], "_static", "tiktoken_cache") if spec else None
-    previous = os.environ.get("TIKTOKEN_CACHE_DIR")
-    try:
-        if previous is None and cache:
-            os.environ["TIKTOKEN_CACHE_DIR"] = cache
-        encode = tiktoken.encoding_for_model("gpt-3.5-turbo").encode
-    finally:
-        if previous is None:
-            os.environ.pop("TIKTOKEN_CACHE_DIR", None)
-    return lambda text: len(encode(text, allowed_special="all"))
 
 
 class _Aborted(Exception):

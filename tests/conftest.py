@@ -1,5 +1,8 @@
 """Shared fixtures. Real parts by default (embedded Chroma, the shipped MiniLM); the `fake`
-embedder is registered through the real registry for fast unit tests.
+embedder (fast unit tests) is not part of paperscope: it comes from the plugin distribution
+in tests/plugin, which this file builds and installs into the test interpreter's environment
+(offline) the first time, so it registers through the real entry-point registry, in this
+process and in the `paperscope` subprocesses the tests start.
 
 PAPERSCOPE_REQUIRE_ALL=1 (set by .ci/run) turns "optional dependency missing" skips into
 failures, so CI cannot pass by skipping the browser, server or llama.cpp tests.
@@ -7,8 +10,14 @@ failures, so CI cannot pass by skipping the browser, server or llama.cpp tests.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import importlib.util
 import os
 import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +25,44 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
 SHARED = ROOT.parent / "shared"
+PLUGIN = ROOT / "tests" / "plugin"
+PLUGIN_MODULE = "paperscope_test_plugin"
+
+
+def plugin_source_hash() -> str:
+    h = hashlib.sha256()
+    for f in sorted(p for p in PLUGIN.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        h.update(f.relative_to(PLUGIN).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def installed_plugin_hash() -> str | None:
+    spec = importlib.util.find_spec(PLUGIN_MODULE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    stamp = Path(list(spec.submodule_search_locations)[0]) / "source_hash.txt"
+    return stamp.read_text().strip() if stamp.exists() else None
+
+
+def install_test_plugin() -> None:
+    """pip-install tests/plugin (a copy stamped with its source hash) unless that version is in."""
+    want = plugin_source_hash()
+    if installed_plugin_hash() == want:
+        return
+    with tempfile.TemporaryDirectory(prefix="paperscope-test-plugin-") as tmp:
+        src = Path(tmp) / "plugin"
+        shutil.copytree(PLUGIN, src, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+        (src / PLUGIN_MODULE / "source_hash.txt").write_text(want + "\n")
+        r = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                            "--no-index", "--disable-pip-version-check", str(src)],
+                           capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise RuntimeError(f"could not install the test plugin from {PLUGIN}:\n{r.stdout}\n{r.stderr}")
+    importlib.invalidate_caches()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    install_test_plugin()
 
 
 def need(condition: bool, reason: str):

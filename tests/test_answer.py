@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from paperscope.answer.backends import register_answerer
+from paperscope.answer.base import Answerer, Draft
 
 ORACLE = "000_a7ebabe1402f1cf3.txt:5"
 
@@ -31,7 +32,7 @@ def test_unanswerable_question_abstains_and_names_nearest(seeded):
     ans = seeded.ask("Are there papers about recommender systems?")
     assert ans.abstained and ans.citations == []
     assert "No paper in the corpus" in ans.text
-    assert ans.nearest and all(n["title"] in ans.text for n in ans.nearest)
+    assert ans.nearest and all(n.title in ans.text for n in ans.nearest)
 
 
 def test_key_fact_is_in_the_quoted_sentence(seeded):
@@ -75,13 +76,13 @@ def test_filters_restrict_citations(seeded):
     assert hits and all("zhou" in " ".join(h.authors).lower() for h in hits)
 
 
-class _LyingAnswerer:
+class _LyingAnswerer(Answerer):
     """A drafter that cites a paper that was never provided and one that does not support it."""
 
     name = "liar"
 
     def draft(self, question, evidence):
-        return "Quantum gravity is solved [42]. Bananas cure latency [1].", {}
+        return Draft("Quantum gravity is solved [42]. Bananas cure latency [1].")
 
 
 def test_unverifiable_draft_falls_back_to_extractive(seeded):
@@ -111,7 +112,7 @@ class _CountingEmbedder:
     """The fake embedder, counting calls; `independent` as the wrapped model says or overridden."""
 
     def __init__(self, independent: bool):
-        from paperscope.embed import FakeEmbedder
+        from paperscope_test_plugin import FakeEmbedder
 
         self.inner, self.name, self.dim, self.independent, self.calls = FakeEmbedder(), "fake", 64, independent, []
 
@@ -124,7 +125,7 @@ class _CountingEmbedder:
 def test_sentence_cache_batches_only_per_text_embedders_and_vectors_match(independent):
     import numpy as np
 
-    from paperscope.answer.support import SentenceCache
+    from paperscope.relevance.sentences import SentenceCache
     from paperscope.records import Paper
 
     papers = [Paper(paper_id=f"p{i}", title=f"Title {i}", abstract=f"First claim {i} here. Second point {i} there. Third.")
@@ -143,7 +144,7 @@ def test_sentence_cache_batches_only_per_text_embedders_and_vectors_match(indepe
 def test_int8_embedder_declares_per_text_vectors_truthfully():
     import numpy as np
 
-    from paperscope.embed import make_embedder
+    from paperscope.index.embed import make_embedder
     from paperscope.settings import EmbedSettings
 
     from conftest import need

@@ -150,7 +150,7 @@ def test_bom_is_stripped(data, tmp_path):
     f.write_bytes("\ufeffMy list\n\nAn abstract about tokenizers that saw a byte order mark.\n".encode("utf-8"))
     r = ingest(data, f)
     assert r.exit_code == 0 and "1 added" in r.stdout, r.output
-    from paperscope.catalog import Catalog
+    from paperscope.index.catalog import Catalog
 
     info = intact(data, extra=1)
     paper = Catalog(data / "index", info["collection"]).papers(["bom.txt:1"])["bom.txt:1"]
@@ -163,7 +163,7 @@ def test_crlf_line_endings(data, tmp_path):
     r = ingest(data, f)
     assert r.exit_code == 0 and "2 added" in r.stdout
     info = intact(data, extra=2)
-    from paperscope.catalog import Catalog
+    from paperscope.index.catalog import Catalog
 
     paper = Catalog(data / "index", info["collection"]).papers(["crlf.txt:1"])["crlf.txt:1"]
     assert paper.abstract == "First abstract on windows files continued here."

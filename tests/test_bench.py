@@ -117,7 +117,7 @@ def test_known_item_metrics_and_variants_without_reingest(tmp_path):
 def test_int8_embedder_is_deterministic_and_agrees_with_fp32():
     need(CORPUS.exists(), f"shared corpus missing at {CORPUS}")
     from paperscope.bench.corpus import embed_texts, sample
-    from paperscope.embed import make_embedder
+    from paperscope.index.embed import make_embedder
     from paperscope.settings import EmbedSettings
 
     texts = embed_texts(sample(CORPUS, 24)) + ["mixture of experts latency", "哪些论文研究混合专家模型？"]
@@ -138,7 +138,7 @@ def test_int8_embedder_is_deterministic_and_agrees_with_fp32():
 @pytest.mark.slow
 def test_gpu_script_cpu_small_mode(tmp_path):
     out = tmp_path / "gpu.json"
-    proc = subprocess.run(["bash", str(ROOT / "bench" / "gpu.sh"), "--small", "--out", str(out)],
+    proc = subprocess.run(["bash", str(ROOT / "src" / "paperscope" / "bench" / "gpu.sh"), "--small", "--out", str(out)],
                           capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, PYTHON=sys.executable))
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -42,7 +42,7 @@ def questions() -> list[str]:
 
 def fingerprint(ans) -> tuple:
     return (ans.text, ans.abstained, tuple((c.marker, c.paper_id, c.quote) for c in ans.citations),
-            tuple(n["paper_id"] for n in ans.nearest))
+            tuple(n.paper_id for n in ans.nearest))
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ import pytest
 
 from conftest import SEEDS
 from fake_openai_server import FakeOpenAI
+from paperscope import TextPiece
 
 QUESTION = "Which papers address MoE latency?"
 KEY = "sk-test-SECRET123456"
@@ -120,7 +121,7 @@ def test_server_error_never_leaks_the_key(fake_data, server, caplog):
     # ... and appears nowhere the user or a log can see.
     assert answer.backend.startswith("extractive (fallback")
     assert any("HTTP 500" in n for n in answer.notes)
-    blob = json.dumps(answer.as_dict()) + caplog.text + repr(a.answerer.llm.__dict__.get("name"))
+    blob = json.dumps(answer.model_dump(mode="json")) + caplog.text + repr(a.answerer.llm.__dict__.get("name"))
     assert KEY not in blob and "SECRET123456" not in blob
     assert_citations_verified(a, answer)
 
@@ -141,7 +142,7 @@ def test_connection_refused_falls_back(fake_data):
     a = assistant(fake_data, f"http://127.0.0.1:{port}/v1", "good", api_key=KEY)
     answer = a.ask(QUESTION)
     assert any("cannot connect" in n and "PAPERSCOPE_LLM_BASE_URL" in n for n in answer.notes)
-    assert KEY not in json.dumps(answer.as_dict())
+    assert KEY not in json.dumps(answer.model_dump(mode="json"))
     assert answer.citations
 
 
@@ -166,7 +167,7 @@ def test_openai_backend_sends_strict_structured_outputs(fake_data, server):
     assert "maxItems" not in json.dumps(fmt)  # keywords strict mode may reject are stripped
     assert req["headers"]["authorization"] == f"Bearer {KEY}"
     assert answer.backend == "openai" and answer.citations
-    assert KEY not in json.dumps(answer.as_dict())
+    assert KEY not in json.dumps(answer.model_dump(mode="json"))
 
 
 def test_model_is_discovered_from_v1_models(fake_data, server):
@@ -187,7 +188,7 @@ def test_prompt_injection_in_an_abstract_does_not_reach_the_answer(fake_data, se
     a.ingest([planted])
     if stream:
         *pieces, answer = list(a.stream(QUESTION))
-        assert "PWNED" not in "".join(pieces)
+        assert "PWNED" not in "".join(p.text for p in pieces)
     else:
         answer = a.ask(QUESTION)
     prompt = json.dumps(server.chat_requests()[0]["body"]["messages"])
@@ -219,8 +220,8 @@ def test_obedient_model_would_have_been_hijacked_without_the_filter(fake_data, s
 def test_stream_yields_tokens_then_a_verified_answer(fake_data, server):
     a = assistant(fake_data, server.base_url, "good")
     out = list(a.stream(QUESTION))
-    pieces, answer = out[:-1], out[-1]
-    assert len(pieces) > 5 and all(isinstance(p, str) for p in pieces)
+    pieces, answer = [p.text for p in out[:-1]], out[-1]
+    assert len(pieces) > 5 and all(isinstance(p, TextPiece) for p in out[:-1])
     assert "[" not in pieces and "[1]" in "".join(pieces)  # a marker split by the server is rejoined
     assert server.chat_requests()[0]["body"]["stream"] is True
     assert answer.backend == "openai-compatible" and answer.citations

@@ -135,27 +135,28 @@ def test_local_backend_in_process(gguf, seeded_data_dir, tmp_path):
     shutil.copytree(seeded_data_dir, data)
     a = _local_assistant(data, gguf)
     answer = a.ask(QUESTION)
-    outcome = check_invariants(data, answer.as_dict(), "local")
+    outcome = check_invariants(data, answer.model_dump(mode="json"), "local")
     assert a.answerer.stats["drafts"] == 1  # the model drafted; verification chose the outcome
     # Streaming: tokens arrive one by one, then a verified Answer.
     t0 = time.perf_counter()
     first = None
     pieces = []
     for item in a.stream("What kernel speedup does FlashTP report over cuEquivariance?"):
-        if isinstance(item, str):
+        if isinstance(item, TextPiece):
             first = first or time.perf_counter() - t0
-            pieces.append(item)
+            pieces.append(item.text)
         else:
             final = item
     assert len(pieces) > 3
-    check_invariants(data, final.as_dict(), "local")
+    check_invariants(data, final.model_dump(mode="json"), "local")
     print(f"\nlocal outcome: {outcome}; stream: {len(pieces)} pieces, first after {first:.1f} s")
 
 
 def test_local_grammar_constrained_json(gguf):
     """llama.cpp's grammar from our schema: the reply parses and cites only given markers."""
-    from paperscope.answer.prompts import answer_messages, answer_schema
-    from paperscope.answer.types import Evidence
+    from paperscope.answer.prompts import answer_messages
+    from paperscope.answer.reply import answer_schema
+    from paperscope.records import Evidence
     from paperscope.llm import make_llm
     from paperscope.records import Paper
     from paperscope.settings import LLMSettings

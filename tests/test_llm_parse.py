@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
-from paperscope.answer.generate import GenerativeAnswerer, normalized_stream, parse_reply, rewrite_question
-from paperscope.answer.prompts import answer_messages, answer_schema, clean, looks_like_injection
-from paperscope.answer.types import Evidence
+from paperscope.answer.base import Draft
+from paperscope.answer.generate import GenerativeAnswerer, normalized_stream, rewrite_question
+from paperscope.answer.prompts import answer_messages, clean, looks_like_injection
+from paperscope.answer.reply import answer_schema, parse_reply
 from paperscope.answer.verify import verify
-from paperscope.records import Paper
+from paperscope.records import Evidence, Paper
 
 ABSTRACT = ("We study mixture-of-experts inference. Our router cuts MoE latency by 40% on edge GPUs. "
             "Code is released.")
@@ -27,34 +28,34 @@ def test_parse_json_variants():
     obj = {"answer": "The router cuts MoE latency by 40% [1].",
            "citations": [{"marker": 1, "quote": "Our router cuts MoE latency by 40% on edge GPUs."}]}
     for raw in (json.dumps(obj), "```json\n" + json.dumps(obj) + "\n```", "Sure! " + json.dumps(obj) + " Done."):
-        text, quotes = parse_reply(raw)
+        text, quotes = (d := parse_reply(raw)).text, d.quotes
         assert text == obj["answer"] and quotes == {1: obj["citations"][0]["quote"]}
 
 
 def test_latex_in_json_strings_keeps_its_backslashes():
     raw = r'{"answer": "FlashTP is 60.8$\times$ faster, $\alpha$ fixed [1].\nNext", "citations": []}'
-    text, _ = parse_reply(raw)
+    text = parse_reply(raw).text
     assert text == "FlashTP is 60.8$\\times$ faster, $\\alpha$ fixed [1].\nNext"
-    text, _ = parse_reply(r'{"answer": "caf\u00e9 \underline{x} [1]"}')
+    text = parse_reply(r'{"answer": "caf\u00e9 \underline{x} [1]"}').text
     assert text == "café \\underline{x} [1]"
 
 
 def test_parse_truncated_json_salvages_the_answer():
-    text, quotes = parse_reply('{"answer": "MoE latency drops by 40% [1]. It also', )
+    text, quotes = (d := parse_reply('{"answer": "MoE latency drops by 40% [1]. It also')).text, d.quotes
     assert text == "MoE latency drops by 40% [1]. It also" and quotes == {}
-    assert parse_reply('{"citations": [{"marker": 1') == ("", {})
+    assert parse_reply('{"citations": [{"marker": 1') == Draft("")
 
 
 def test_parse_plain_text_and_marker_spellings():
-    assert parse_reply("Routing cuts latency [Source 1] and 【2】.")[0] == "Routing cuts latency [1] and [2]."
-    assert parse_reply("Uses {x} notation [1].") == ("Uses {x} notation [1].", {})
+    assert parse_reply("Routing cuts latency [Source 1] and 【2】.").text == "Routing cuts latency [1] and [2]."
+    assert parse_reply("Uses {x} notation [1].") == Draft("Uses {x} notation [1].")
 
 
 def test_citations_without_inline_markers_are_placed_at_the_matching_sentence():
     raw = json.dumps({"answer": "Kernel regression has minimax rates. A router cuts MoE latency on edge GPUs.",
                       "citations": [{"marker": 1, "quote": "Our router cuts MoE latency by 40% on edge GPUs."},
                                     {"marker": "2", "quote": "The rates are minimax."}, {"marker": "x"}]})
-    text, quotes = parse_reply(raw)
+    text, quotes = (d := parse_reply(raw)).text, d.quotes
     assert text == "Kernel regression has minimax rates [2]. A router cuts MoE latency on edge GPUs [1]."
     assert set(quotes) == {1, 2}
     checked = verify(text, evidence(), quotes)
@@ -104,7 +105,7 @@ class ScriptedLLM:
 
 
 def test_rewrite_rejects_unusable_replies():
-    from paperscope.answer.types import Answer
+    from paperscope.records import Answer
 
     hist = [("Which paper proposes TTT layers?", Answer(text="TTT layers [1]."))]
     assert rewrite_question(ScriptedLLM("Question: How large were TTT models?\nextra"), "How large?", hist) \
@@ -116,6 +117,6 @@ def test_rewrite_rejects_unusable_replies():
 def test_answerer_counts_markers_and_sends_schema():
     llm = ScriptedLLM(json.dumps({"answer": "Latency drops [1][9].", "citations": []}))
     a = GenerativeAnswerer(llm, name="scripted")
-    text, _ = a.draft("q", evidence())
+    text = a.draft("q", evidence()).text
     assert text == "Latency drops [1][9]." and a.stats["markers"] == 2 and a.stats["drafts"] == 1
     assert llm.calls[0][1]["required"] == ["answer", "citations"]

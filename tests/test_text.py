@@ -1,4 +1,6 @@
-from paperscope.text import concept, has_cjk, sentence_spans, sentences, terms, to_english_query
+from paperscope.text.analyzer import concept, terms
+from paperscope.text.sentences import sentence_spans, sentences
+from paperscope.text.zh import has_cjk, to_english_query
 
 
 def test_sentence_spans_are_exact_substrings_and_respect_abbreviations():
@@ -34,7 +36,8 @@ def test_chinese_question_is_glossed_to_english_terms():
 
 
 def test_acronyms_learned_from_the_corpus_link_both_spellings():
-    from paperscope.text import Acronyms, acronym_definitions, concepts
+    from paperscope.text.acronyms import Acronyms, acronym_definitions
+    from paperscope.text.analyzer import concepts
 
     texts = ["Mixture-of-Experts (MoE) is widely adopted to deploy Large Language Models (LLMs) on edge devices."]
     assert ("MoE", "Mixture of Experts") in acronym_definitions(texts[0])
@@ -45,7 +48,7 @@ def test_acronyms_learned_from_the_corpus_link_both_spellings():
 
 
 def test_acronym_scan_survives_odd_spacing():
-    from paperscope.text import acronym_definitions
+    from paperscope.text.acronyms import acronym_definitions
 
     acronym_definitions("see - (AB) and  - -(CD)")  # raised IndexError on 3 corpus records
     assert acronym_definitions("Large  Language Models (LLMs)") == [("LLMs", "Large Language Models")]
@@ -56,7 +59,7 @@ def _reference_acronym_definitions(text: str) -> list[tuple[str, str]]:
     look-back scan must reproduce; matching words to the acronym is shared and unchanged."""
     import re
 
-    from paperscope.text import acronym_expansion
+    from paperscope.text.acronyms import acronym_expansion
 
     out = []
     for m in re.finditer(r"((?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,8})\(([A-Z][A-Za-z0-9]{1,9})\)", text):
@@ -69,7 +72,7 @@ def _reference_acronym_definitions(text: str) -> list[tuple[str, str]]:
 def test_acronym_scan_matches_the_reference_implementation():
     from conftest import SHARED
 
-    from paperscope.text import acronym_definitions
+    from paperscope.text.acronyms import acronym_definitions
 
     texts = ["Large Language Models (LLMs) and 3D Gaussian Splatting (3DGS) x", "a (AB) (CD) mixture-of-experts (MoE)",
              "大型语言模型 (LLM) large language model (LLM)", "x " * 300 + "Deep Q Network (DQN)", "(AB)(CD) e (EF)",

@@ -24,7 +24,8 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import ROOT, need
-from paperscope.answer.types import Answer, Citation
+from paperscope.answer.base import Answerer, Draft
+from paperscope.records import Answer, Citation
 from paperscope.ui import render
 from paperscope.ui.app import MAX_EXPANDED_MB, MAX_FILE_MB, MAX_FILES, check_uploads
 
@@ -130,18 +131,24 @@ def test_malformed_auth_is_refused_without_echoing_it():
     assert "user:password" in result.output and "hunter2" not in result.output
 
 
-class _Streamer:
+class _Streamer(Answerer):
     """A deterministic streaming answerer: the best evidence sentence in three pieces, cited [1]."""
 
     name = "fake-stream"
+    streams = True
 
     def draft(self, question, evidence):
-        return "".join(self.stream_draft(question, evidence)), {}
+        return Draft("".join(self._pieces(evidence)))
 
-    def stream_draft(self, question, evidence):
+    @staticmethod
+    def _pieces(evidence):
         sentence = evidence[0].best_sentence
         third = max(1, len(sentence) // 3)
-        yield from (sentence[:third], sentence[third:2 * third], sentence[2 * third:] + " [1]")
+        return [sentence[:third], sentence[third:2 * third], sentence[2 * third:] + " [1]"]
+
+    def stream_draft(self, question, evidence):
+        yield from self._pieces(evidence)
+        return Draft("".join(self._pieces(evidence)))
 
 
 def test_chat_turn_streams_pieces_then_the_verified_answer(fake_assistant):

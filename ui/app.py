@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 
-from paperscope.answer.types import Answer, Citation
-from paperscope.assistant import Assistant, QuestionError
+from paperscope.assistant import Assistant, QuestionError, TextPiece
+from paperscope.ingest.readers.formats import COMPRESSED, FORMATS, SUFFIXES, describe
+from paperscope.records import Answer
+from paperscope.secrets import redact
 from paperscope.ui import render
 
 EXAMPLES = [
@@ -25,7 +29,6 @@ EXAMPLES = [
     "Which papers compress LLMs?",
     "Which papers study data mixtures for pretraining?",
 ]
-ALLOWED_SUFFIXES = (".txt", ".jsonl", ".json", ".csv", ".gz")
 MAX_FILE_MB = 20
 MAX_FILES = 10
 # A 20 MB .gz of repetitive text can expand to gigabytes, read whole by the ingest: refuse it
@@ -41,7 +44,12 @@ THEME = gr.themes.Soft(
 )
 
 
-def launch_kwargs() -> dict:
+Messages = list[dict[str, str]]
+ChatHistory = list[tuple[str, Answer]]
+Turn = tuple[Messages, ChatHistory, str]
+
+
+def launch_kwargs() -> dict[str, Any]:
     return {"theme": THEME, "css": CSS, "max_file_size": f"{MAX_FILE_MB}mb", "share": False,
             "show_error": True, "ssr_mode": False, "footer_links": ["api"]}
 
@@ -50,7 +58,7 @@ def launch_kwargs() -> dict:
 def variant(assistant: Assistant, max_citations: int | None, backend: str | None) -> Assistant:
     """The assistant with this request's answer settings; shares every index and cache."""
     k = int(max_citations) if max_citations else assistant.settings.answer.max_citations
-    use_extractive = backend == "extractive" and assistant.answerer.name != "extractive"
+    use_extractive = backend == "extractive" and assistant.answerer is not assistant.extractive
     if k == assistant.settings.answer.max_citations and not use_extractive:
         return assistant
     v = copy.copy(assistant)
@@ -85,7 +93,7 @@ def year_choices(assistant: Assistant) -> list[tuple[str, str]]:
     return [("Any year", ANY)] + [(str(y), str(y)) for y in reversed(assistant.catalog.years())]
 
 
-def filters_of(venue: str | None, year: str | None, author: str | None) -> dict | None:
+def filters_of(venue: str | None, year: str | None, author: str | None) -> dict[str, Any] | None:
     f = {"venue": venue or None, "year": int(year) if year else None, "author": (author or "").strip() or None}
     return f if any(v is not None for v in f.values()) else None
 
@@ -93,13 +101,6 @@ def filters_of(venue: str | None, year: str | None, author: str | None) -> dict 
 def stats_line(assistant: Assistant) -> str:
     s = assistant.stats()
     return f"**{s['papers']:,}** papers in the library \u00b7 answers: {s['answer_backend']}"
-
-
-def answer_from_dict(d: dict) -> Answer:
-    """An `Answer` rebuilt from `Answer.as_dict()` output, so API clients can pass history."""
-    return Answer(text=d.get("answer", ""), citations=[Citation(**c) for c in d.get("citations", [])],
-                  abstained=bool(d.get("abstained")), backend=d.get("backend", ""),
-                  standalone_question=d.get("standalone_question", ""), nearest=d.get("nearest", []))
 
 
 def expands_beyond(path: str, limit_bytes: int) -> bool:
@@ -131,19 +132,21 @@ def check_uploads(paths: list[str] | None) -> tuple[list[str], list[str]]:
     for p in paths:
         name = Path(p).name
         lower = name.lower()
-        inner = lower[:-3] if lower.endswith(".gz") else lower
-        if not lower.endswith(ALLOWED_SUFFIXES) or not inner.endswith(ALLOWED_SUFFIXES[:-1]):
-            rejected.append(f"{name}: not a paper list (use .txt, .jsonl, .json, .csv, or one of them .gz)")
+        inner = lower[: -len(COMPRESSED)] if lower.endswith(COMPRESSED) else lower
+        if not inner.endswith(tuple(FORMATS)):
+            rejected.append(f"{name}: not a paper list (use {describe()})")
         elif os.path.getsize(p) > MAX_FILE_MB * 1024 * 1024:
             rejected.append(f"{name}: larger than {MAX_FILE_MB} MB")
-        elif lower.endswith(".gz") and expands_beyond(p, MAX_EXPANDED_MB * 1024 * 1024):
+        elif lower.endswith(COMPRESSED) and expands_beyond(p, MAX_EXPANDED_MB * 1024 * 1024):
             rejected.append(f"{name}: expands to more than {MAX_EXPANDED_MB} MB; split it, or use `paperscope ingest`")
         else:
             keep.append(p)
     return keep, rejected
 
 
-def chat_turn(assistant: Assistant, question, messages, history, venue, year, author, k, backend):
+def chat_turn(assistant: Assistant, question: str | None, messages: Messages | None, history: ChatHistory | None,
+              venue: str | None, year: str | None, author: str | None, k: int | None,
+              backend: str | None) -> Iterator[Turn]:
     """One chat turn as a generator of (messages, history, textbox value): the question, a
     pending answer that fills in as pieces stream, then the verified answer with its cards."""
     question = (question or "").strip()
@@ -161,21 +164,19 @@ def chat_turn(assistant: Assistant, question, messages, history, venue, year, au
 
     streamed = ""
     try:
-        for piece in variant(assistant, k, backend).stream(question, history=history,
+        for event in variant(assistant, k, backend).stream(question, history=history,
                                                             filters=filters_of(venue, year, author)):
-            if isinstance(piece, str):
-                streamed += piece
+            if isinstance(event, TextPiece):
+                streamed += event.text
                 messages[-1] = {"role": "assistant", "content": render.pending_html(streamed)}
             else:
-                history.append((question, piece))
-                messages[-1] = {"role": "assistant", "content": render.answer_html(piece, len(history), abstract_of)}
+                history.append((question, event))
+                messages[-1] = {"role": "assistant", "content": render.answer_html(event, len(history), abstract_of)}
             yield list(messages), list(history), ""
     except (QuestionError, ValueError) as exc:
         messages[-1] = {"role": "assistant", "content": render.error_html(str(exc))}
         yield list(messages), list(history), ""
     except Exception as exc:  # e.g. the Chroma server went away: say so in the chat, keep serving
-        from paperscope.secrets import redact
-
         messages[-1] = {"role": "assistant", "content": render.error_html(
             f"The question could not be answered ({type(exc).__name__}: {redact(str(exc))[:300]})")}
         yield list(messages), list(history), ""
@@ -183,32 +184,32 @@ def chat_turn(assistant: Assistant, question, messages, history, venue, year, au
 
 # -- the app ----------------------------------------------------------------------------------
 def build_app(assistant: Assistant) -> gr.Blocks:
-    def respond(question, messages, history, venue, year, author, k, backend):
+    def respond(question: str | None, messages: Messages | None, history: ChatHistory | None, venue: str | None,
+                year: str | None, author: str | None, k: int | None, backend: str | None) -> Iterator[Turn]:
         yield from chat_turn(assistant, question, messages, history, venue, year, author, k, backend)
 
     def api_ask(question: str, venue: str = "", year: int | None = None, author: str = "",
-                max_citations: int = 0, history: list | None = None) -> dict:
-        """Answer a question over the library. Returns Answer.as_dict(): answer, abstained, backend,
-        citations [{paper_id, title, authors, url, venue, year, quote, marker, ...}], nearest,
-        notes, timings. `history` is a list of [question, earlier returned dict] for follow-ups."""
-        prior = [(q, answer_from_dict(d)) for q, d in (history or [])]
+                max_citations: int = 0, history: list[Any] | None = None) -> dict[str, Any]:
+        """Answer a question over the library. Returns Answer.model_dump(mode="json"): answer,
+        abstained, backend, citations [{paper_id, title, authors, url, venue, year, quote, marker,
+        ...}], nearest, notes, timings, ... `history` is a list of [question, earlier returned
+        dict] for follow-ups (each dict is read back with Answer.model_validate)."""
+        prior = [(q, Answer.model_validate(d)) for q, d in (history or [])]
         filters = filters_of(venue, str(year) if year else None, author)
-        return variant(assistant, max_citations or None, None).ask(question, history=prior,
-                                                                   filters=filters).as_dict()
+        answer = variant(assistant, max_citations or None, None).ask(question, history=prior, filters=filters)
+        return answer.model_dump(mode="json")
 
-    def ingest(files, progress=gr.Progress(track_tqdm=True)):
+    def ingest(files: list[Any] | None, progress: gr.Progress = gr.Progress(track_tqdm=True)) -> tuple[Any, ...]:
         paths = [f if isinstance(f, str) else getattr(f, "name", "") for f in (files or [])]
         keep, rejected = check_uploads(paths)
         lines = [f"\u26a0\ufe0f {render.esc(r)}" for r in rejected]
         if not keep:
-            lines.insert(0, "Nothing to add: choose up to 10 paper-list files (.txt, .jsonl, .json, .csv, .gz).")
+            lines.insert(0, f"Nothing to add: choose up to {MAX_FILES} paper-list files ({describe()}).")
             return "\n\n".join(lines), gr.update(), gr.update(), gr.update(), None
         progress(0, desc=f"Reading and embedding {len(keep)} file(s)")
         try:
             summary = assistant.ingest(keep, progress=True)
         except Exception as exc:  # e.g. the store is unreachable: report it in the panel
-            from paperscope.secrets import redact
-
             lines.insert(0, f"\u274c Nothing was added ({type(exc).__name__}: {render.esc(redact(str(exc))[:300])})")
             return "\n\n".join(lines), gr.update(), gr.update(), gr.update(), None
         lines.insert(0, f"\u2705 {render.esc(summary.line())}. New papers are searchable now.")
@@ -217,7 +218,7 @@ def build_app(assistant: Assistant) -> gr.Blocks:
                 gr.update(choices=year_choices(assistant)), stats_line(assistant), None)
 
     def example_text(selected: gr.SelectData) -> str:
-        return selected.value["text"]
+        return str(selected.value["text"])
 
     with gr.Blocks(title="paperscope", fill_width=True) as demo:
         history = gr.State([])
@@ -250,7 +251,7 @@ def build_app(assistant: Assistant) -> gr.Blocks:
                                           interactive=len(choices) > 1, elem_id="ps-backend")
                 with gr.Accordion("Add papers", open=True):
                     files = gr.File(label=f"Paper lists (≤ {MAX_FILES} files, ≤ {MAX_FILE_MB} MB each)",
-                                    file_count="multiple", file_types=list(ALLOWED_SUFFIXES),
+                                    file_count="multiple", file_types=list(SUFFIXES),
                                     type="filepath", elem_id="ps-files")
                     add = gr.Button("Add to library", variant="secondary", elem_id="ps-add")
                     status = gr.Markdown(elem_id="ps-ingest-status")

@@ -47,7 +47,7 @@ def command(host, port, data_dir, concurrency):
     auth = parse_auth(os.environ.get("PAPERSCOPE_UI_AUTH"))
     from paperscope import _env  # noqa: F401  (analytics off before gradio is imported)
     from paperscope.assistant import Assistant
-    from paperscope.store import StoreError
+    from paperscope.index.store import StoreError
 
     try:
         assistant = Assistant.open(data_dir=data_dir)

@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable
 from urllib.parse import urlparse
 
-_MARKERS = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+from paperscope.answer.markers import MARKER
+from paperscope.records import Answer, Citation
 CONTEXT_CHARS = 220  # abstract text kept on each side of the quote in a card's excerpt
 
 
@@ -52,13 +53,13 @@ def link_markers(escaped: str, anchors: dict[int, str]) -> str:
         anchor = anchors.get(int(n))
         return f'<a class="ps-ref" href="#{anchor}">{n}</a>' if anchor else n
 
-    def repl(m: re.Match) -> str:
+    def repl(m: re.Match[str]) -> str:
         nums = [s.strip() for s in m.group(1).split(",")]
         if not any(int(n) in anchors for n in nums):
             return m.group(0)
         return "[" + ", ".join(one(n) for n in nums) + "]"
 
-    return _MARKERS.sub(repl, escaped)
+    return MARKER.sub(repl, escaped)
 
 
 def locate(abstract: str, quote: str) -> tuple[int, int] | None:
@@ -106,7 +107,7 @@ def authors_line(authors: list[str], most: int = 6) -> str:
     return ", ".join(authors[:most]) + f" et al. ({len(authors)} authors)"
 
 
-def card(citation, abstract: str, anchor: str) -> str:
+def card(citation: Citation, abstract: str, anchor: str) -> str:
     url = safe_url(citation.url)
     title = esc(citation.title)
     title_html = (f'<a class="ps-title" href="{esc(url)}" target="_blank" rel="noopener noreferrer">{title}</a>'
@@ -128,7 +129,7 @@ def card(citation, abstract: str, anchor: str) -> str:
     return "".join(parts)
 
 
-def _footer(answer) -> str:
+def _footer(answer: Answer) -> str:
     bits = [esc(answer.backend)]
     total = (answer.timings or {}).get("total_s")
     if total is not None:
@@ -138,13 +139,13 @@ def _footer(answer) -> str:
     return f'<div class="ps-foot">{sep.join(bits)}</div>{notes}'
 
 
-def abstention(answer) -> str:
+def abstention(answer: Answer) -> str:
     lines = (answer.text or "").splitlines()
     headline = lines[0] if lines else "No paper in the library covers this question."
     items = []
     for near in answer.nearest:
-        url = safe_url(near.get("url"))
-        title = esc(near.get("title") or near.get("paper_id") or "")
+        url = safe_url(near.url)
+        title = esc(near.title or near.paper_id)
         items.append(f'<li><a href="{esc(url)}" target="_blank" rel="noopener noreferrer">{title}</a></li>'
                      if url else f"<li>{title}</li>")
     nearest = (f'<div class="ps-near-head">Nearest papers (not matches):</div><ul class="ps-near">{"".join(items)}</ul>'
@@ -153,7 +154,7 @@ def abstention(answer) -> str:
             f"{nearest}{_footer(answer)}</div>")
 
 
-def answer_html(answer, turn: int, abstract_of: Callable[[str], str]) -> str:
+def answer_html(answer: Answer, turn: int, abstract_of: Callable[[str], str]) -> str:
     """The whole assistant message: text with linked markers, then one card per citation."""
     if answer.abstained:
         return abstention(answer)

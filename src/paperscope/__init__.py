@@ -7,11 +7,12 @@
 """
 
 from paperscope import _env  # noqa: F401  (must run before tiktoken/chromadb/gradio import)
-from paperscope.answer.types import Answer, Citation
-from paperscope.assistant import Assistant, QuestionError
-from paperscope.retrieve import Filters, Hit
-from paperscope.settings import Settings
-from paperscope.store import StoreError
+from paperscope.assistant import Assistant, QuestionError, TextPiece
+from paperscope.index.store import StoreError
+from paperscope.records import Answer, Citation, Hit, NearestPaper, Paper
+from paperscope.retrieve import Filters
+from paperscope.settings import Settings, UnknownSettingError
 
-__all__ = ["Answer", "Assistant", "Citation", "Filters", "Hit", "QuestionError", "Settings", "StoreError"]
+__all__ = ["Answer", "Assistant", "Citation", "Filters", "Hit", "NearestPaper", "Paper", "QuestionError", "Settings",
+           "StoreError", "TextPiece", "UnknownSettingError"]
 __version__ = "0.1.0"

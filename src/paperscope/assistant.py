@@ -4,43 +4,64 @@
     a.ingest(["seeds/"])
     a.search("MoE latency")              # -> list[Hit]
     ans = a.ask("Which papers address MoE latency?")   # -> Answer(text, citations, abstained)
+    for event in a.stream("..."): ...    # TextPiece(text) as drafted, then the final Answer
 
-`ask` = rewrite follow-ups -> hybrid retrieval -> evidence scoring -> abstain or draft
-(extractive, or an LLM) -> code-verified citations. Every seam (embedder, store, answerer)
-is injectable, which is how the tests swap in deterministic fakes without patching.
+One answer path: `plan` (follow-up rewrite -> hybrid retrieval -> relevance scoring -> cite or
+abstain, with a typed `AbstainReason`) -> the answerer drafts -> code verifies every citation
+-> the extractive answer replaces a draft left with none. `stream()` runs it and yields
+events; `ask()` returns its last one. Every seam (embedder, store, answerer, relevance) is
+injectable, which is how the tests swap in deterministic fakes without patching.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from paperscope.answer.backends import Answerer, make_answerer
-from paperscope.answer.extractive import ExtractiveAnswerer, abstention_text
-from paperscope.answer.support import DEFAULT_MIN_SUPPORT, SentenceCache, score_evidence
-from paperscope.answer.types import Answer, Evidence
-from paperscope.answer.verify import verify
-from paperscope.catalog import Catalog
-from paperscope.embed import Embedder, make_embedder
-from paperscope.retrieve import Filters, Hit, Retriever
+from paperscope.answer.backends import make_answerer
+from paperscope.answer.base import Answerer, Draft, History
+from paperscope.answer.extractive import ExtractiveAnswerer
+from paperscope.answer.plan import AbstainReason, Plan, abstention_text
+from paperscope.answer.verify import Verified, removal_notes, verify
+from paperscope.index.bm25 import Bm25Snapshot
+from paperscope.index.catalog import Catalog
+from paperscope.index.embed import Embedder, make_embedder
+from paperscope.index.store import ChromaStore
+from paperscope.ingest.pipeline import IngestSummary, ingest_paths
+from paperscope.records import Answer, Evidence, Hit, NearestPaper
+from paperscope.relevance import Relevance
+from paperscope.retrieve import Filters, Retriever
+from paperscope.secrets import redact
 from paperscope.settings import Settings
-from paperscope.store import ChromaStore
-from paperscope.text import STOPWORDS, raw_terms, terms, to_english_query
+from paperscope.text.analyzer import STOPWORDS, raw_terms, terms
+from paperscope.text.zh import to_english_query
+
+if TYPE_CHECKING:
+    from paperscope.integrations.llama_index import PaperscopeRetriever
 
 MAX_QUESTION_CHARS = 2000
-NO_WORDS = "the question has no searchable words"
-NO_MATCH = "no papers match the filters"
-EMPTY = "the library is empty"
 _ANAPHORA = {"it", "its", "they", "them", "their", "this", "that", "these", "those", "such"}
 _REFERRING = ("the paper", "the papers", "the method", "the model", "the models", "the authors",
               "the approach", "the work", "the same", "above", "previous", "mentioned")
+FilterArg = Filters | Mapping[str, Any] | None
 
 
 class QuestionError(ValueError):
     """The question cannot be answered as given (empty, no searchable words)."""
+
+
+@dataclass(frozen=True)
+class TextPiece:
+    """A piece of the draft as the answerer produces it (not yet verified)."""
+
+    text: str
+
+
+Event = TextPiece | Answer
 
 
 def is_follow_up(question: str) -> bool:
@@ -53,20 +74,20 @@ def is_follow_up(question: str) -> bool:
 
 class Assistant:
     def __init__(self, settings: Settings, store: ChromaStore, catalog: Catalog, embedder: Embedder,
-                 answerer: Answerer | None = None):
+                 answerer: Answerer | None = None, relevance: Relevance | None = None) -> None:
         self.settings = settings
         self.store, self.catalog, self.embedder = store, catalog, embedder
         self.retriever = Retriever(store, catalog, embedder, settings.retrieve)
         self.answerer = answerer or make_answerer(settings)
-        self.extractive = ExtractiveAnswerer()
-        self.sentences = SentenceCache(embedder)
+        self.extractive = self.answerer if isinstance(self.answerer, ExtractiveAnswerer) else ExtractiveAnswerer()
+        self.relevance = relevance or Relevance(embedder, settings.answer)
         self._sync_lock = threading.Lock()
         self._checked_generation: str | None = None
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
     def open(cls, data_dir: str | Path | None = None, settings: Settings | None = None,
-             embedder: Embedder | None = None, answerer: Answerer | None = None) -> "Assistant":
+             embedder: Embedder | None = None, answerer: Answerer | None = None) -> Assistant:
         settings = (settings or Settings()).with_data_dir(data_dir)
         embedder = embedder or make_embedder(settings.embed)
         if embedder.name != settings.embed.model:
@@ -87,15 +108,13 @@ class Assistant:
             self._checked_generation = gen
 
     # -- ingest ---------------------------------------------------------------------------
-    def ingest(self, paths: Sequence[str | Path], progress: bool = False, encoding: str = "utf-8"):
-        from paperscope.ingest.pipeline import ingest_paths
-
+    def ingest(self, paths: Sequence[str | Path], progress: bool = False, encoding: str = "utf-8") -> IngestSummary:
         summary = ingest_paths([Path(p) for p in paths], self.settings, self.store, self.catalog,
                                self.embedder, progress=progress, encoding=encoding)
         self._checked_generation = None
         return summary
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         self.refresh()
         return {
             "papers": self.catalog.paper_count(),
@@ -123,10 +142,35 @@ class Assistant:
         return f"nothing is ingested in {where} yet; run `paperscope ingest seeds/` (or your own paper lists) first"
 
     # -- search ---------------------------------------------------------------------------
-    def search(self, query: str, k: int = 10, filters: Filters | dict | None = None) -> list[Hit]:
+    def search(self, query: str, k: int = 10, filters: FilterArg = None) -> list[Hit]:
         query = self._check_question(query)[0]
         self.refresh()
         return self.retriever.search(query, k=k, filters=filters)
+
+    def evidence(self, question: str, k: int | None = None, filters: FilterArg = None,
+                 restrict: set[str] | None = None, snapshot: Bm25Snapshot | None = None) -> list[Evidence]:
+        """The papers `ask` would weigh for `question` (the best `k`, default
+        `PAPERSCOPE_ANSWER_CONTEXT_PAPERS`), scored by relevance, best support first."""
+        if snapshot is None:
+            question = self._check_question(question)[0]
+            self.refresh()
+            snapshot = self.catalog.snapshot()
+        english = to_english_query(question)
+        qvec = self.embedder.embed([english])[0]
+        hits = self.retriever.search(english, k=k or self.settings.answer.context_papers, filters=filters,
+                                     restrict=restrict, vector=qvec, snapshot=snapshot)
+        return self.relevance.score(question, qvec, [h.paper for h in hits if h.paper], snapshot)
+
+    def as_retriever(self, k: int = 5, filters: FilterArg = None) -> PaperscopeRetriever:
+        """This library as a LlamaIndex retriever: the `k` best-supported papers per query, as
+        nodes with paper metadata and the best sentence (paperscope.integrations.llama_index)."""
+        from paperscope.integrations.llama_index import PaperscopeRetriever
+
+        def search(question: str) -> list[Evidence]:
+            depth = max(k, self.settings.answer.context_papers)  # weigh as many papers as `ask` does
+            return self.evidence(question, k=depth, filters=filters)[:k]
+
+        return PaperscopeRetriever(search)
 
     # -- ask ------------------------------------------------------------------------------
     def _check_question(self, question: str) -> tuple[str, list[str]]:
@@ -140,181 +184,111 @@ class Assistant:
         return question, notes
 
     def threshold(self) -> float:
-        if self.settings.answer.min_support is not None:
-            return self.settings.answer.min_support
-        return DEFAULT_MIN_SUPPORT.get(self.embedder.name, 1.0)
+        return self.relevance.threshold()
 
-    def _evidence(self, question: str, filters, restrict: set[str] | None) -> list[Evidence]:
-        english = to_english_query(question)
-        qvec = self.embedder.embed([english])[0]
-        hits = self.retriever.search(english, k=self.settings.answer.context_papers, filters=filters,
-                                     restrict=restrict, vector=qvec)
-        evidence = score_evidence(question, qvec, [h.paper for h in hits if h.paper], self.sentences,
-                                  self.catalog.idf, self.catalog.acronyms())
-        evidence.sort(key=lambda ev: -ev.support)
-        for marker, ev in enumerate(evidence, 1):
-            ev.marker = marker
-        return evidence
-
-    def _plan(self, question: str, history, filters) -> tuple[str, list[Evidence], bool, list[str]]:
-        """(standalone question, evidence best first, abstain?, notes)."""
+    def plan(self, question: str, history: History | None = None, filters: FilterArg = None,
+             max_citations: int | None = None) -> Plan:
+        """What `question` gets: the papers to cite, or why it abstains. Raises QuestionError."""
         question, notes = self._check_question(question)
         self.refresh()
-        if self.catalog.paper_count() == 0:
-            return question, [], True, notes + [f"{EMPTY}: {self.empty_reason()}"]
+        snapshot = self.catalog.snapshot()  # this question's library, whatever is ingested meanwhile
+        if len(snapshot) == 0:
+            return Plan(question, question, abstain=AbstainReason.EMPTY_LIBRARY, detail=self.empty_reason(), notes=notes)
         if not terms(to_english_query(question)):
-            return question, [], True, notes + [NO_WORDS]
+            return Plan(question, question, abstain=AbstainReason.NO_SEARCHABLE_WORDS, notes=notes)
         f = Filters.of(filters)
-        if f is not None and not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author):
+        if f is not None and not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author) & snapshot.positions.keys():
             known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
             wanted = ", ".join(f"{k}={v!r}" for k, v in vars(f).items() if v not in (None, ""))
-            return question, [], True, notes + [f"{NO_MATCH}: {wanted} (venues in the corpus: {known})"]
-        threshold = self.threshold()
-        prior = [a for _, a in (history or []) if getattr(a, "citations", None)]
+            return Plan(question, question, abstain=AbstainReason.NO_MATCH_FOR_FILTERS,
+                        detail=f"{wanted} (venues in the corpus: {known})", notes=notes)
+        limit = max_citations or self.settings.answer.max_citations
+        prior = [a for _, a in (history or []) if a.citations]
         if prior and is_follow_up(question):
             last = prior[-1]
             standalone = f"{question} (follow-up to: {last.standalone_question or last.question})"
-            rewrite = getattr(self.answerer, "rewrite", None)
-            if rewrite is not None:  # an LLM can resolve "it"/"the models" into a full question
-                try:
-                    standalone = rewrite(question, history) or standalone
-                except Exception as exc:
-                    notes.append(f"follow-up rewrite failed ({type(exc).__name__}: {_safe(exc)}); used the heuristic")
-            restricted = self._evidence(question, filters, {c.paper_id for c in last.citations})
-            if restricted and restricted[0].support >= threshold * 0.5:
-                return standalone, restricted[:1], False, notes
-        evidence = self._evidence(question, filters, None)
-        abstain = not evidence or evidence[0].support < threshold
-        return question, evidence, abstain, notes
+            try:  # an LLM can resolve "it"/"the models" into a full question
+                standalone = self.answerer.rewrite(question, history or []) or standalone
+            except Exception as exc:
+                notes.append(f"follow-up rewrite failed ({type(exc).__name__}: {_safe(exc)}); used the heuristic")
+            restricted = self.evidence(question, filters=filters, restrict={c.paper_id for c in last.citations},
+                                       snapshot=snapshot)
+            decision = self.relevance.decide(restricted, limit, follow_up=True)
+            if not decision.abstain:
+                return Plan(question, standalone, restricted[:1], decision.cited, notes=notes)
+        evidence = self.evidence(question, filters=filters, snapshot=snapshot)
+        decision = self.relevance.decide(evidence, limit)
+        return Plan(question, question, evidence, decision.cited,
+                    abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes)
 
-    def _select(self, evidence: list[Evidence], max_citations: int | None = None) -> list[Evidence]:
-        best = evidence[0].support
-        floor = max(self.threshold(), best * self.settings.answer.relative_cutoff)
-        limit = max_citations or self.settings.answer.max_citations
-        return [ev for ev in evidence if ev.support >= floor][:limit] or evidence[:1]
-
-    def ask(self, question: str, history: list | None = None, filters: Filters | dict | None = None,
-            max_citations: int | None = None) -> Answer:
+    def stream(self, question: str, history: History | None = None, filters: FilterArg = None,
+               max_citations: int | None = None, *, live: bool = True) -> Iterator[Event]:
+        """Yields `TextPiece`s as the answer is drafted, then the final verified `Answer`.
+        `live=False` drafts in one call (structured output for LLMs) and yields only the Answer."""
         t0 = time.perf_counter()
-        standalone, evidence, abstain, notes = self._plan(question, history, filters)
-        t_retrieve = time.perf_counter() - t0
-        if abstain:
-            return self._abstain(question, standalone, evidence, notes, t0, t_retrieve)
-        cited = self._select(evidence, max_citations)
-        backend = self.answerer.name
+        plan = self.plan(question, history, filters, max_citations)
+        timings = {"retrieve_s": time.perf_counter() - t0}
+        if plan.abstain is not None:
+            timings["total_s"] = time.perf_counter() - t0
+            yield self._abstention(plan, timings)
+            return
         t1 = time.perf_counter()
-        shown = cited if backend == "extractive" else evidence[: len(cited) + 2]
+        answerer, notes = self.answerer, list(plan.notes)
+        shown = answerer.sources(plan.cited, plan.evidence)  # only papers the drafter saw can be cited
+        checked: Verified | None = None
         try:
-            text, quotes = self.answerer.draft(standalone, shown)
-            checked = verify(text, shown, quotes)  # only papers the drafter saw can be cited
+            if live:
+                draft = yield from _pieces(answerer.stream_draft(plan.standalone, shown))
+            else:
+                draft = answerer.draft(plan.standalone, shown)
+            checked = verify(draft.text, shown, draft.quotes)
         except Exception as exc:  # an LLM backend failed: say so, answer extractively
-            checked = None
-            notes.append(f"{backend} backend failed ({type(exc).__name__}: {_safe(exc)}); extractive answer shown")
-        checked, backend = self._finish(checked, backend, standalone, cited, notes)
-        answer = Answer(text=checked.text, citations=checked.citations, abstained=False, backend=backend,
-                        question=question, standalone_question=standalone, notes=notes,
-                        evidence_ids=[ev.paper.paper_id for ev in evidence])
-        answer.timings = {"retrieve_s": t_retrieve, "answer_s": time.perf_counter() - t1,
-                          "total_s": time.perf_counter() - t0}
+            notes.append(f"{answerer.name} backend failed ({type(exc).__name__}: {_safe(exc)}); extractive answer shown")
+        backend = answerer.name
+        if checked is not None:
+            notes.extend(removal_notes(checked.removals))
+        if checked is None or not checked.citations:
+            if checked is not None and answerer is not self.extractive:
+                notes.append(f"{backend} answer had no verifiable citation; extractive answer shown")
+            fallback = self.extractive.draft(plan.standalone, plan.cited)
+            checked = verify(fallback.text, plan.cited, fallback.quotes)
+            if answerer is not self.extractive:
+                backend = f"extractive (fallback from {backend})"
+        timings["answer_s"] = time.perf_counter() - t1
+        timings["total_s"] = time.perf_counter() - t0
+        yield Answer(text=checked.text, citations=checked.citations, abstained=False, backend=backend,
+                     question=plan.question, standalone_question=plan.standalone, notes=notes,
+                     evidence_ids=[ev.paper.paper_id for ev in plan.evidence], timings=timings)
+
+    def ask(self, question: str, history: History | None = None, filters: FilterArg = None,
+            max_citations: int | None = None) -> Answer:
+        """The verified answer: the last event of `stream(..., live=False)`."""
+        *_, answer = self.stream(question, history, filters, max_citations, live=False)
+        assert isinstance(answer, Answer)
         return answer
 
-    def _finish(self, checked, backend: str, standalone: str, cited: list[Evidence], notes: list[str]):
-        """Keep a verified draft, or replace it by the extractive answer (with a note)."""
-        if checked is not None:
-            notes.extend(_grouped(checked.notes))
-        if checked is not None and checked.citations:
-            return checked, backend
-        if checked is not None and backend != "extractive":
-            notes.append(f"{backend} answer had no verifiable citation; extractive answer shown")
-        text, quotes = self.extractive.draft(standalone, cited)
-        checked = verify(text, cited, quotes)
-        return checked, ("extractive" if backend == "extractive" else f"extractive (fallback from {backend})")
-
-    def stream(self, question: str, history: list | None = None, filters=None,
-               max_citations: int | None = None) -> Iterator[str | Answer]:
-        """Yields text pieces as they are produced, then the final verified `Answer`."""
-        from paperscope.answer.backends import stream_or_draft
-
-        if getattr(self.answerer, "stream_draft", None) is None:
-            answer = self.ask(question, history, filters, max_citations)
-            yield answer.text
-            yield answer
-            return
-        t0 = time.perf_counter()
-        standalone, evidence, abstain, notes = self._plan(question, history, filters)
-        if abstain:
-            answer = self._abstain(question, standalone, evidence, notes, t0, time.perf_counter() - t0)
-            yield answer.text
-            yield answer
-            return
-        cited = self._select(evidence, max_citations)
-        shown = evidence[: len(cited) + 2]
-        pieces: list[str] = []
-        backend = self.answerer.name
-        try:
-            for piece in stream_or_draft(self.answerer, standalone, shown):
-                pieces.append(piece)
-                yield piece
-            checked = verify("".join(pieces), shown)
-        except Exception as exc:
-            checked = None
-            notes.append(f"{backend} backend failed ({type(exc).__name__}: {_safe(exc)}); extractive answer shown")
-        checked, backend = self._finish(checked, backend, standalone, cited, notes)
-        answer = Answer(text=checked.text, citations=checked.citations, backend=backend, question=question,
-                        standalone_question=standalone, notes=notes,
-                        evidence_ids=[ev.paper.paper_id for ev in evidence],
-                        timings={"total_s": time.perf_counter() - t0})
-        yield answer
-
-    def _abstain(self, question, standalone, evidence, notes, t0, t_retrieve) -> Answer:
-        nearest = evidence[:3]
-        reason = None
-        if notes and notes[-1] == NO_WORDS:
-            reason = "The question has no searchable words, so no paper can be matched to it."
-        elif notes and notes[-1].startswith(EMPTY):
-            reason = f"The library is empty: {notes[-1][len(EMPTY) + 2:]}."
-        elif notes and notes[-1].startswith(NO_MATCH):
-            reason = f"No paper matches the filters: {notes[-1][len(NO_MATCH) + 2:]}."
-        if reason:
-            notes = notes[:-1]  # said in the answer text; not repeated as a note
+    def _abstention(self, plan: Plan, timings: dict[str, float]) -> Answer:
         return Answer(
-            text=abstention_text(question, nearest, reason), citations=[], abstained=True, backend="abstain",
-            question=question, standalone_question=standalone, notes=notes,
-            evidence_ids=[ev.paper.paper_id for ev in evidence],
-            nearest=[{"paper_id": ev.paper.paper_id, "title": ev.paper.display_title, "url": ev.paper.url,
-                      "score": ev.support} for ev in nearest],
-            timings={"retrieve_s": t_retrieve, "total_s": time.perf_counter() - t0},
+            text=abstention_text(plan), citations=[], abstained=True, backend="abstain",
+            question=plan.question, standalone_question=plan.standalone, notes=plan.notes,
+            evidence_ids=[ev.paper.paper_id for ev in plan.evidence],
+            nearest=[NearestPaper(paper_id=ev.paper.paper_id, title=ev.paper.display_title, url=ev.paper.url,
+                                  score=ev.support) for ev in plan.nearest],
+            timings=timings,
         )
 
 
-def _grouped(notes: list[str]) -> list[str]:
-    """Collapse repeated "removed citation [n]: why" notes into one line per reason."""
-    removed: dict[str, list[str]] = {}
-    out: list[str] = []
-    for note in notes:
-        m = re.match(r"removed citation (\[\d+\]): (.*)", note)
-        if m is None:
-            if note not in out:
-                out.append(note)
-            continue
-        if m.group(2) not in removed:
-            removed[m.group(2)] = []
-            out.append("\0" + m.group(2))
-        removed[m.group(2)].append(m.group(1))
-    lines = []
-    for note in out:
-        if not note.startswith("\0"):
-            lines.append(note)
-            continue
-        why, markers = note[1:], removed[note[1:]]
-        more = f" (+{len(markers) - 10} more)" if len(markers) > 10 else ""
-        word = "citation" if len(markers) == 1 else "citations"
-        lines.append(f"removed {word} {', '.join(markers[:10])}{more}: {why}")
-    return lines
+def _pieces(draft: Generator[str, None, Draft]) -> Generator[TextPiece, None, Draft]:
+    """The answerer's text pieces as events; returns its Draft."""
+    while True:
+        try:
+            piece = next(draft)
+        except StopIteration as stop:
+            result: Draft = stop.value
+            return result
+        yield TextPiece(piece)
 
 
 def _safe(exc: Exception) -> str:
     """An exception message with anything that looks like a secret masked."""
-    from paperscope.secrets import redact
-
     return redact(str(exc))[:300]

@@ -11,11 +11,21 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from paperscope import _env  # noqa: F401
+from paperscope.ingest.readers.formats import describe
+
+if TYPE_CHECKING:
+    from paperscope.assistant import Assistant
+    from paperscope.records import Answer
+    from paperscope.retrieve import Filters
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXAMPLES = """
 \b
@@ -33,20 +43,20 @@ Configuration comes from the environment or .env (see .env.example):
 """
 
 
-def _fail(message: str, code: int = 2):
+def _fail(message: str, code: int = 2) -> None:
     from paperscope.secrets import redact
 
     click.echo(f"error: {redact(message)}", err=True)
     sys.exit(code)
 
 
-def friendly(fn):
+def friendly(fn: F) -> F:
     """Turn expected failures into one-line messages instead of tracebacks."""
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         from paperscope.assistant import QuestionError
-        from paperscope.store import StoreError
+        from paperscope.index.store import StoreError
 
         try:
             return fn(*args, **kwargs)
@@ -57,16 +67,16 @@ def friendly(fn):
         except KeyboardInterrupt:
             _fail("interrupted", 130)
 
-    return wrapper
+    return wrapper  # type: ignore[return-value]
 
 
-def _assistant(data_dir: str | None):
+def _assistant(data_dir: str | None) -> Assistant:
     from paperscope.assistant import Assistant
 
     return Assistant.open(data_dir=data_dir)
 
 
-def _filters(venue, year, author):
+def _filters(venue: str | None, year: int | None, author: str | None) -> Filters | None:
     from paperscope.retrieve import Filters
 
     f = Filters(venue=venue or None, year=year, author=author or None)
@@ -82,7 +92,7 @@ filter_options = [
 ]
 
 
-def with_filters(fn):
+def with_filters(fn: F) -> F:
     for opt in reversed(filter_options):
         fn = opt(fn)
     return fn
@@ -90,19 +100,19 @@ def with_filters(fn):
 
 @click.group(epilog=EXAMPLES, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="paperscope")
-def main():
+def main() -> None:
     """paperscope: ask questions over research-paper abstracts; every claim cites its paper."""
 
 
-@main.command(epilog="\b\nExamples:\n  paperscope ingest seeds/\n  paperscope ingest papers.jsonl.gz more.csv")
+@main.command(help=f"Ingest paper lists ({describe()}, or directories of them). Re-running adds nothing new.",
+              epilog="\b\nExamples:\n  paperscope ingest seeds/\n  paperscope ingest papers.jsonl.gz more.csv")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @data_dir_option
 @click.option("--encoding", default="utf-8", show_default=True, help="Text encoding of the input files.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @friendly
-def ingest(paths, data_dir, encoding, as_json, quiet):
-    """Ingest paper lists (.txt, .jsonl, .json, .csv, .gz, directories). Re-running adds nothing new."""
+def ingest(paths: tuple[Path, ...], data_dir: str | None, encoding: str, as_json: bool, quiet: bool) -> None:
     a = _assistant(data_dir)
     summary = a.ingest(paths, progress=not quiet and not as_json, encoding=encoding)
     if as_json:
@@ -115,9 +125,9 @@ def ingest(paths, data_dir, encoding, as_json, quiet):
         sys.exit(1)
 
 
-def _print_answer(answer, as_json: bool):
+def _print_answer(answer: Answer, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(answer.as_dict(), ensure_ascii=False))
+        click.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False))
         return
     click.echo(answer.text)
     if answer.citations:
@@ -143,32 +153,35 @@ def _print_answer(answer, as_json: bool):
 @click.option("--no-stream", is_flag=True, help="Print the answer only when complete.")
 @with_filters
 @friendly
-def ask(question, data_dir, as_json, k, no_stream, venue, year, author):
+def ask(question: str, data_dir: str | None, as_json: bool, k: int | None, no_stream: bool,
+        venue: str | None, year: int | None, author: str | None) -> None:
     """Answer a question with citations (or say that no paper covers it)."""
+    from paperscope.assistant import TextPiece
+
     a = _assistant(data_dir)
     filters = _filters(venue, year, author)
-    if as_json or no_stream or getattr(a.answerer, "stream_draft", None) is None:
+    if as_json or no_stream or not a.answerer.streams:
         _print_answer(a.ask(question, filters=filters, max_citations=k), as_json)
         return
-    answer = None
-    for piece in a.stream(question, filters=filters, max_citations=k):
-        if isinstance(piece, str):
-            click.echo(piece, nl=False)
+    for event in a.stream(question, filters=filters, max_citations=k):
+        if isinstance(event, TextPiece):
+            click.echo(event.text, nl=False)
         else:
-            answer = piece
-    click.echo("\n\n--- verified answer ---")
-    _print_answer(answer, False)
+            click.echo("\n\n--- verified answer ---")
+            _print_answer(event, False)
 
 
 @main.command(epilog="\b\nExample:\n  paperscope chat\n  > Which paper proposes test-time training layers?\n  > How large were the models evaluated?")
 @data_dir_option
 @with_filters
 @friendly
-def chat(data_dir, venue, year, author):
+def chat(data_dir: str | None, venue: str | None, year: int | None, author: str | None) -> None:
     """Multi-turn chat in the terminal (follow-up questions use earlier answers). Ctrl-D quits."""
+    from paperscope.assistant import TextPiece
+
     a = _assistant(data_dir)
     filters = _filters(venue, year, author)
-    history = []
+    history: list[tuple[str, Answer]] = []
     click.echo("paperscope chat — ask about the ingested papers; empty line or Ctrl-D to quit.")
     while True:
         try:
@@ -177,21 +190,18 @@ def chat(data_dir, venue, year, author):
             break
         if not question:
             break
-        answer = None
         try:
-            for piece in a.stream(question, history=history, filters=filters):
-                if isinstance(piece, str):
-                    if getattr(a.answerer, "stream_draft", None) is not None:
-                        click.echo(piece, nl=False)
+            for event in a.stream(question, history=history, filters=filters, live=a.answerer.streams):
+                if isinstance(event, TextPiece):
+                    click.echo(event.text, nl=False)
                 else:
-                    answer = piece
+                    if a.answerer.streams:
+                        click.echo("\n--- verified answer ---")
+                    _print_answer(event, False)
+                    history.append((question, event))
         except ValueError as exc:
             click.echo(f"error: {exc}", err=True)
             continue
-        if getattr(a.answerer, "stream_draft", None) is not None:
-            click.echo("\n--- verified answer ---")
-        _print_answer(answer, False)
-        history.append((question, answer))
         click.echo("")
 
 
@@ -202,14 +212,15 @@ def chat(data_dir, venue, year, author):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @with_filters
 @friendly
-def search(query, data_dir, k, as_json, venue, year, author):
+def search(query: str, data_dir: str | None, k: int, as_json: bool, venue: str | None, year: int | None,
+           author: str | None) -> None:
     """Hybrid (BM25 + dense) search; prints papers, best first."""
     assistant = _assistant(data_dir)
     hits = assistant.search(query, k=k, filters=_filters(venue, year, author))
     if not hits and assistant.catalog.paper_count() == 0:
         click.echo(f"paperscope: the library is empty: {assistant.empty_reason()}", err=True)
     if as_json:
-        click.echo(json.dumps([h.as_dict() for h in hits], ensure_ascii=False))
+        click.echo(json.dumps([h.model_dump(mode="json") for h in hits], ensure_ascii=False))
         return
     if not hits:
         click.echo("no papers found")
@@ -222,7 +233,7 @@ def search(query, data_dir, k, as_json, venue, year, author):
 @data_dir_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @friendly
-def stats(data_dir, as_json):
+def stats(data_dir: str | None, as_json: bool) -> None:
     """Papers stored, data dir, embedder, collection."""
     info = _assistant(data_dir).stats()
     if as_json:
@@ -237,9 +248,9 @@ def stats(data_dir, as_json):
 @data_dir_option
 @click.option("--json", "as_json", is_flag=True, help="Print metrics and per-item rows as JSON.")
 @friendly
-def eval_cmd(file, data_dir, as_json):
+def eval_cmd(file: Path, data_dir: str | None, as_json: bool) -> None:
     """Score answers against a JSONL of questions with gold papers."""
-    from paperscope.evaluate import load_items, run_eval
+    from paperscope.bench.evaluate import load_items, run_eval
 
     report = run_eval(_assistant(data_dir), load_items(file))
     if as_json:
@@ -260,9 +271,9 @@ def eval_cmd(file, data_dir, as_json):
 @click.option("--questions", type=int, default=200, show_default=True, help="Questions per set.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @friendly
-def calibrate(corpus, papers, questions, as_json):
+def calibrate(corpus: Path, papers: int, questions: int, as_json: bool) -> None:
     """Measure the abstention threshold on a keyworded corpus (see README: Abstention)."""
-    from paperscope.calibrate import calibrate as run
+    from paperscope.bench.calibrate import calibrate as run
 
     report = run(corpus, papers, questions)
     if as_json:
@@ -277,7 +288,7 @@ def calibrate(corpus, papers, questions, as_json):
                "set PAPERSCOPE_ANSWER_MIN_SUPPORT to use another")
 
 
-def _register_optional_commands():
+def _register_optional_commands() -> None:
     """Commands whose modules may be absent in a slim install register themselves here."""
     import importlib
     import importlib.util

@@ -4,21 +4,27 @@ Dense search runs over chunks in Chroma and keeps each paper's best chunk; BM25 
 whole papers (title + keywords + abstract) in the local catalog. Filters (venue, year,
 author) are resolved once against the catalog into the set of allowed paper ids, and both
 retrievers honour that set, so a narrow filter still returns k papers.
-Leaves out: sentence-level reranking, which belongs to answering (`answer.support`).
+A search runs against one `Bm25Snapshot` (the library of one generation): dense results for
+papers outside it (vectors an ingest has written but not yet published) are left out.
+Leaves out: sentence-level reranking, which belongs to relevance (`paperscope.relevance`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from paperscope.catalog import Catalog
-from paperscope.embed import Embedder
-from paperscope.records import Paper, normalize_venue
+from paperscope.index.bm25 import Bm25Snapshot
+from paperscope.index.catalog import Catalog
+from paperscope.index.embed import Embedder
+from paperscope.index.store import VectorStore, Where
+from paperscope.records import Hit, normalize_venue
 from paperscope.settings import RetrieveSettings
-from paperscope.store import VectorStore
-from paperscope.text import to_english_query
+from paperscope.text.zh import to_english_query
 
 # Above this many allowed papers, filter Chroma by venue/year metadata instead of an id list.
 _MAX_ID_FILTER = 2000
@@ -31,35 +37,13 @@ class Filters:
     author: str | None = None
 
     @classmethod
-    def of(cls, value) -> "Filters | None":
+    def of(cls, value: Filters | Mapping[str, Any] | None) -> Filters | None:
         if value is None or isinstance(value, Filters):
             return value
         return cls(**{k: v for k, v in dict(value).items() if v not in (None, "")})
 
     def empty(self) -> bool:
         return not (self.venue or self.year is not None or self.author)
-
-
-@dataclass
-class Hit:
-    paper_id: str
-    title: str
-    score: float
-    authors: list[str] = field(default_factory=list)
-    venue: str = ""
-    year: int | None = None
-    url: str = ""
-    source: str = ""
-    position: int | None = None
-    bm25_rank: int | None = None
-    dense_rank: int | None = None
-    dense_score: float = 0.0
-    paper: Paper | None = field(default=None, repr=False)
-
-    def as_dict(self) -> dict:
-        return {k: getattr(self, k) for k in (
-            "paper_id", "title", "score", "authors", "venue", "year", "url", "source", "position",
-            "bm25_rank", "dense_rank", "dense_score")}
 
 
 def rrf(rankings: list[tuple[list[str], float]], k: int) -> dict[str, float]:
@@ -72,15 +56,15 @@ def rrf(rankings: list[tuple[list[str], float]], k: int) -> dict[str, float]:
 
 
 class Retriever:
-    def __init__(self, store: VectorStore, catalog: Catalog, embedder: Embedder, settings: RetrieveSettings):
+    def __init__(self, store: VectorStore, catalog: Catalog, embedder: Embedder, settings: RetrieveSettings) -> None:
         self.store, self.catalog, self.embedder, self.settings = store, catalog, embedder, settings
 
-    def _where(self, filters: Filters | None, allowed: set[str] | None) -> dict | None:
+    def _where(self, filters: Filters | None, allowed: set[str] | None) -> Where | None:
         if filters is None or filters.empty():
             return None
         if allowed is not None and len(allowed) <= _MAX_ID_FILTER:
             return {"paper_id": {"$in": sorted(allowed)}} if len(allowed) > 1 else {"paper_id": next(iter(allowed))}
-        clauses = []
+        clauses: list[Where] = []
         if filters.venue:
             clauses.append({"venue": normalize_venue(filters.venue)})
         if filters.year is not None:
@@ -89,21 +73,26 @@ class Retriever:
             return None
         return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
-    def dense(self, vector: np.ndarray, n: int, filters: Filters | None = None,
-              allowed: set[str] | None = None) -> list[tuple[str, float]]:
+    def dense(self, vector: npt.NDArray[np.float32], n: int, filters: Filters | None = None,
+              allowed: set[str] | None = None, snapshot: Bm25Snapshot | None = None) -> list[tuple[str, float]]:
+        """(paper_id, best chunk's cosine) best first; only papers of `snapshot` when given."""
         where = self._where(filters, allowed)
         best: dict[str, float] = {}
         for pid, sim in self.store.query(vector, n * 2, where):
-            if allowed is not None and pid not in allowed:
+            if (allowed is not None and pid not in allowed) or (snapshot is not None and pid not in snapshot):
                 continue
             if sim > best.get(pid, -1.0):
                 best[pid] = sim
         return sorted(best.items(), key=lambda kv: -kv[1])[:n]
 
-    def search(self, query: str, k: int | None = None, filters=None, restrict: set[str] | None = None,
-               vector: np.ndarray | None = None) -> list[Hit]:
-        """Top-k papers for `query`. `restrict` limits results to given paper ids (follow-ups)."""
+    def search(self, query: str, k: int | None = None, filters: Filters | Mapping[str, Any] | None = None,
+               restrict: set[str] | None = None, vector: npt.NDArray[np.float32] | None = None,
+               snapshot: Bm25Snapshot | None = None) -> list[Hit]:
+        """Top-k papers for `query`. `restrict` limits results to given paper ids (follow-ups);
+        `snapshot` is the library to search (default: the catalog's current one)."""
         k = k or self.settings.k
+        if snapshot is None:
+            snapshot = self.catalog.snapshot()
         filters = Filters.of(filters)
         allowed = None if filters is None or filters.empty() else self.catalog.allowed(
             filters.venue, filters.year, filters.author)
@@ -113,10 +102,10 @@ class Retriever:
             return []
         text = to_english_query(query)
         n = max(self.settings.candidates, k)
-        lexical = self.catalog.bm25_search(text, n, allowed)
+        lexical = snapshot.search(text, n, allowed)
         if vector is None:
             vector = self.embedder.embed([text])[0]
-        dense = self.dense(vector, n, filters, allowed)
+        dense = self.dense(vector, n, filters, allowed, snapshot)
         fused = rrf([([p for p, _ in lexical], self.settings.bm25_weight),
                      ([p for p, _ in dense], self.settings.dense_weight)], self.settings.rrf_k)
         order = sorted(fused, key=lambda pid: -fused[pid])[:k]
@@ -124,7 +113,7 @@ class Retriever:
         b_rank = {pid: i + 1 for i, (pid, _) in enumerate(lexical)}
         d_rank = {pid: i + 1 for i, (pid, _) in enumerate(dense)}
         d_score = dict(dense)
-        hits = []
+        hits: list[Hit] = []
         for pid in order:
             paper = papers.get(pid)
             if paper is None:

@@ -5,13 +5,19 @@ Each section is its own `BaseSettings` with its own env prefix so the documented
 Secrets are `SecretStr`: they never print in a repr, a log line or `--json` output.
 `Settings.vector_signature()` hashes everything that shapes stored vectors; the Chroma
 collection name carries it, so a new embedder or chunking never reuses stale vectors.
+A `PAPERSCOPE_*` name in the environment or `.env` that no setting reads is an error
+(`UnknownSettingError`, naming it and listing the valid names): a typo never goes unnoticed.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 from pydantic import AliasChoices, BaseModel, Field, SecretStr
@@ -19,16 +25,42 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # Bumped when the stored chunk/metadata layout changes (part of the collection name).
 SCHEMA_VERSION = 1
+PREFIX = "PAPERSCOPE_"
+ENV_FILE = ".env"
+# Names read outside the sections below, and where.
+OTHER_NAMES = {
+    "PAPERSCOPE_CACHE_DIR": "cache of the built int8 embedder graph (index/minilm.py)",
+    "PAPERSCOPE_DEBUG": "show tracebacks instead of one-line errors (cli.py)",
+    "PAPERSCOPE_BENCH_CORPUS": "corpus of `paperscope bench` (bench/corpus.py)",
+    "PAPERSCOPE_UI_AUTH": "basic auth user:password of `paperscope ui`",
+    "PAPERSCOPE_UI_PASSWORD": "a UI password: redacted from every output (secrets.py)",
+    "PAPERSCOPE_UI_HOST": "`paperscope ui --host`",
+    "PAPERSCOPE_UI_PORT": "`paperscope ui --port`",
+    "PAPERSCOPE_UI_CONCURRENCY": "`paperscope ui --concurrency`",
+    "PAPERSCOPE_REQUIRE_ALL": "tests: fail instead of skipping when an optional part is missing",
+}
+
+
+class UnknownSettingError(ValueError):
+    """A PAPERSCOPE_* variable that no setting reads (usually a typo)."""
 
 
 def _cfg(prefix: str) -> SettingsConfigDict:
     return SettingsConfigDict(
-        env_prefix=prefix, env_file=".env", env_file_encoding="utf-8", extra="ignore",
+        env_prefix=prefix, env_file=ENV_FILE, env_file_encoding="utf-8", extra="ignore",
         populate_by_name=True,
     )
 
 
-class StoreSettings(BaseSettings):
+class _Section(BaseSettings):
+    """A settings section; creating one checks that every PAPERSCOPE_* name is known."""
+
+    def __init__(self, **values: Any) -> None:
+        check_environment()
+        super().__init__(**values)
+
+
+class StoreSettings(_Section):
     model_config = _cfg("PAPERSCOPE_")
 
     data_dir: Path = Field(
@@ -49,7 +81,7 @@ class StoreSettings(BaseSettings):
     )
 
 
-class EmbedSettings(BaseSettings):
+class EmbedSettings(_Section):
     model_config = _cfg("PAPERSCOPE_EMBED_")
 
     model: str = Field(
@@ -67,7 +99,7 @@ class EmbedSettings(BaseSettings):
     device: str = Field(default="auto", description="'auto', 'cpu' or 'cuda' (sentence-transformers embedder).")
 
 
-class ChunkSettings(BaseSettings):
+class ChunkSettings(_Section):
     model_config = _cfg("PAPERSCOPE_CHUNK_")
 
     tokens: int = Field(
@@ -76,7 +108,7 @@ class ChunkSettings(BaseSettings):
     )
 
 
-class RetrieveSettings(BaseSettings):
+class RetrieveSettings(_Section):
     model_config = _cfg("PAPERSCOPE_RETRIEVE_")
 
     k: int = Field(default=10, ge=1, description="Papers returned by search.")
@@ -88,7 +120,7 @@ class RetrieveSettings(BaseSettings):
     dense_weight: float = Field(default=0.5, ge=0, description="Weight of the dense ranking in fusion.")
 
 
-class AnswerSettings(BaseSettings):
+class AnswerSettings(_Section):
     model_config = _cfg("PAPERSCOPE_ANSWER_")
 
     max_citations: int = Field(default=5, ge=1, description="Most papers cited in one answer.")
@@ -104,7 +136,7 @@ class AnswerSettings(BaseSettings):
     )
 
 
-class LLMSettings(BaseSettings):
+class LLMSettings(_Section):
     model_config = _cfg("PAPERSCOPE_LLM_")
 
     backend: str = Field(
@@ -158,8 +190,48 @@ class Settings(BaseModel):
     def collection_name(self) -> str:
         return f"{self.store.collection_prefix}_{self.vector_signature()}"
 
-    def with_data_dir(self, data_dir: str | Path | None) -> "Settings":
+    def with_data_dir(self, data_dir: str | Path | None) -> Settings:
         if data_dir is None:
             return self
         store = self.store.model_copy(update={"data_dir": Path(data_dir)})
         return self.model_copy(update={"store": store})
+
+
+SECTIONS: tuple[type[BaseSettings], ...] = (StoreSettings, EmbedSettings, ChunkSettings, RetrieveSettings,
+                                            AnswerSettings, LLMSettings)
+
+
+def env_names() -> list[str]:
+    """Every PAPERSCOPE_* name paperscope reads (sections and OTHER_NAMES)."""
+    names = set(OTHER_NAMES)
+    for section in SECTIONS:
+        prefix = str(section.model_config.get("env_prefix", ""))
+        for field_name, info in section.model_fields.items():
+            alias = info.validation_alias
+            if isinstance(alias, AliasChoices):
+                names.update(str(c).upper() for c in alias.choices if str(c).upper().startswith(PREFIX))
+            else:
+                names.add(f"{prefix}{field_name}".upper())
+    return sorted(names)
+
+
+def check_environment(environ: Mapping[str, str] | None = None, env_file: str | Path = ENV_FILE) -> None:
+    """Raise UnknownSettingError for a PAPERSCOPE_* name (environment or .env) no setting reads."""
+    found = {k.upper(): "the environment" for k in (os.environ if environ is None else environ)
+             if k.upper().startswith(PREFIX)}
+    if Path(env_file).is_file():
+        from dotenv import dotenv_values
+
+        for key in dotenv_values(env_file):
+            if key.upper().startswith(PREFIX):
+                found.setdefault(key.upper(), str(env_file))
+    valid = env_names()
+    unknown = sorted(k for k in found if k not in valid)
+    if not unknown:
+        return
+    name = unknown[0]
+    close = difflib.get_close_matches(name, valid, n=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    more = f" (and {', '.join(unknown[1:])})" if len(unknown) > 1 else ""
+    raise UnknownSettingError(f"unknown setting {name} in {found[name]}{more}{hint} Valid names: {', '.join(valid)} "
+                              "(see .env.example)")

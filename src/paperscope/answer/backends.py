@@ -1,54 +1,41 @@
-"""The answerer registry: how an answer is drafted from numbered evidence.
+"""The answer backends: which `Answerer` drafts the answer for `PAPERSCOPE_LLM=<name>`.
 
-An answerer has `name` and `draft(question, evidence) -> (text with [n] markers,
-{marker: quote})`; it may also have `stream_draft(question, evidence) -> Iterator[str]`.
-Whatever it writes, `answer.verify` decides which citations stand. Built-ins register here
-the same way a plugin does (`register_answerer("name")(factory)`); the factory takes
-`Settings` and returns the answerer.
+A name resolves to a registered answerer (`register_answerer(name)(factory(Settings))`, or an
+entry point in the group `paperscope.answerers`), else to an LLM client of that name (see
+`paperscope.llm`) wrapped in a `GenerativeAnswerer`: a plugin that ships only an LLM client
+is an answer backend too. `extractive` (the offline default) registers here like any plugin.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
 
+from paperscope.answer.base import Answerer
 from paperscope.answer.extractive import ExtractiveAnswerer
-from paperscope.answer.types import Evidence
+from paperscope.answer.generate import GenerativeAnswerer
+from paperscope.llm import LLMConfigError, llm_names, make_llm
+from paperscope.llm.base import LLMS
 from paperscope.registry import Registry
+from paperscope.settings import Settings
 
-
-@runtime_checkable
-class Answerer(Protocol):
-    name: str
-
-    def draft(self, question: str, evidence: list[Evidence]) -> tuple[str, dict[int, str]]: ...
-
-
-def _load_builtin_plugins() -> None:
-    # LLM backends live in paperscope.llm; importing it registers them.
-    import importlib
-    import importlib.util
-
-    if importlib.util.find_spec("paperscope.llm") is not None:
-        importlib.import_module("paperscope.llm")
-
-
-ANSWERERS: Registry[Callable] = Registry("answer backend", "set PAPERSCOPE_LLM; ", before_lookup=_load_builtin_plugins)
+AnswererFactory = Callable[[Settings], Answerer]
+ANSWERERS: Registry[AnswererFactory] = Registry("answer backend", "paperscope.answerers", "set PAPERSCOPE_LLM; ",
+                                                error=LLMConfigError)
 register_answerer = ANSWERERS.register
-answerer_names = ANSWERERS.names
 
 
-def make_answerer(settings) -> Answerer:
-    return ANSWERERS.get(settings.llm.backend)(settings)
+def answerer_names() -> list[str]:
+    """Every name PAPERSCOPE_LLM accepts: answerers and LLM clients."""
+    return sorted(set(ANSWERERS.names()) | set(llm_names()))
 
 
-def stream_or_draft(answerer: Answerer, question: str, evidence: list[Evidence]) -> Iterator[str]:
-    stream = getattr(answerer, "stream_draft", None)
-    if stream is None:
-        text, _ = answerer.draft(question, evidence)
-        yield text
-    else:
-        yield from stream(question, evidence)
+def make_answerer(settings: Settings) -> Answerer:
+    name = settings.llm.backend
+    if name in ANSWERERS:
+        return ANSWERERS.get(name)(settings)
+    if name in LLMS:
+        return GenerativeAnswerer(make_llm(settings.llm, name), name=name, structured=settings.llm.structured)
+    raise LLMConfigError(f"unknown answer backend {name!r}; set PAPERSCOPE_LLM to one of {', '.join(answerer_names())}")
 
 
 register_answerer("extractive")(lambda settings: ExtractiveAnswerer())

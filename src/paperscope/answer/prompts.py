@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 
-from paperscope.answer.types import Evidence
+from paperscope.answer.base import History
+from paperscope.answer.markers import BRACKETED_NUMBERS, strip_markers
+from paperscope.records import Evidence
 
 # The best-supported source gets one more sentence; the rest are there to be compared.
 TOP_SOURCE_SENTENCES = 3
@@ -44,7 +46,6 @@ _INJECTION = re.compile(
     r"|\b(reply|respond|say|print)\b\s+(only\s+)?(with\s+)?[\"'“]?(?-i:[A-Z]{4,})\b"
     r"|\byou are now\b|(^|\n)\s*(assistant|system|user)\s*:|</?sources>",
     re.IGNORECASE)
-_BRACKET_NUM = re.compile(r"\[(\s*\d{1,3}(?:\s*[,\-–]\s*\d{1,3})*\s*)\]")
 
 
 def looks_like_injection(sentence: str) -> bool:
@@ -54,14 +55,13 @@ def looks_like_injection(sentence: str) -> bool:
 def clean(text: str, limit: int = MAX_SENTENCE_CHARS) -> str:
     """Source text as data: one line, no bracketed numbers, no delimiter tags, bounded."""
     text = " ".join(text.split())
-    text = _BRACKET_NUM.sub(r"(\1)", text).replace("<", "‹").replace(">", "›")
+    text = BRACKETED_NUMBERS.sub(r"(\1)", text).replace("<", "‹").replace(">", "›")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def source_sentences(ev: Evidence, k: int = SENTENCES_PER_SOURCE) -> list[str]:
     """The paper's best `k` sentences that do not read like instructions to a model."""
-    picked = [s for s, _ in ev.sentences if not looks_like_injection(s)][:k]
-    return picked
+    return [s for s, _ in ev.sentences if not looks_like_injection(s)][:k]
 
 
 def sources_block(evidence: list[Evidence]) -> str:
@@ -82,40 +82,13 @@ def answer_messages(question: str, evidence: list[Evidence], as_json: bool) -> l
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
-def answer_schema(evidence: list[Evidence]) -> dict:
-    """{"answer": str, "citations": [{"marker": one of the given, "quote": str}]}.
-
-    `enum` and `maxItems` keep a small model's grammar-constrained output from inventing
-    markers or looping over citations. No `maxLength`: llama.cpp unrolls it into nested
-    rules and rejects the grammar (its server then dies); max_tokens bounds length instead.
-    """
-    markers = sorted({ev.marker for ev in evidence}) or [1]
-    citation = {
-        "type": "object",
-        "properties": {"marker": {"type": "integer", "enum": markers},
-                       "quote": {"type": "string"}},
-        "required": ["marker", "quote"],
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "properties": {"answer": {"type": "string"},
-                       "citations": {"type": "array", "items": citation, "maxItems": len(markers)}},
-        "required": ["answer", "citations"],
-        "additionalProperties": False,
-    }
-
-
-def rewrite_messages(question: str, history: list) -> list[dict[str, str]]:
+def rewrite_messages(question: str, history: History) -> list[dict[str, str]]:
     """The last two turns (question, answer text without markers) and the follow-up."""
     turns = []
     for prior_q, prior_a in list(history or [])[-2:]:
-        text = getattr(prior_a, "text", "") or ""
-        titles = "; ".join(c.title for c in getattr(prior_a, "citations", [])[:3])
-        turns.append(f"User: {clean(prior_q, 300)}\nAssistant: {clean(_MARKERS.sub('', text), 500)}"
+        titles = "; ".join(c.title for c in prior_a.citations[:3])
+        turns.append(f"User: {clean(prior_q, 300)}\nAssistant: {clean(strip_markers(prior_a.text), 500)}"
                      + (f"\n(Papers: {clean(titles, 300)})" if titles else ""))
     user = "<conversation>\n" + "\n".join(turns) + f"\n</conversation>\nFollow-up: {clean(question, 500)}"
     return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": user}]
 
-
-_MARKERS = re.compile(r"\[\d{1,3}(?:\s*,\s*\d{1,3})*\]")

@@ -6,20 +6,23 @@ Given a drafted answer with `[n]` markers and the numbered evidence it was writt
   with some sentence of that paper's abstract; that sentence becomes the citation's `quote`
   (a drafter-supplied quote is accepted only if it is verbatim in the abstract);
 - unsupported markers are removed; surviving markers are renumbered 1..m in reading order.
-The caller replaces an answer left with no valid citation by the extractive answer.
+Every removal is a typed `Removal` (marker and cause); `removal_notes` renders them for the
+answer's notes. The caller replaces an answer left with no valid citation by the extractive one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 
-from paperscope.answer.types import Citation, Evidence
-from paperscope.text import sentence_spans, terms
+from paperscope.answer.markers import MARKER, TRAILING_MARKERS, marker_numbers
+from paperscope.records import Citation, Evidence
+from paperscope.text.analyzer import terms
+from paperscope.text.sentences import sentence_spans
 
-MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
 _WS = re.compile(r"\s+")
-_TRAILING = re.compile(r"([.!?])()[ \t]*((?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\][ \t]*)+)")
 # A claim is supported by a sentence sharing >= 2 informative terms with it, or >= 1 term
 # that makes up at least half of a short claim ("Oracle-MoE cuts latency [1]").
 # Quotations in an answer are verbatim abstract text: a "[7]" inside one is the paper's own
@@ -29,13 +32,43 @@ MIN_SHARED_TERMS = 2
 MIN_CLAIM_SHARE = 0.5
 
 
+class RemovalCause(Enum):
+    UNKNOWN_SOURCE = "no such paper was provided"
+    UNSUPPORTED = "the claim is not supported by that abstract"
+
+
+@dataclass(frozen=True)
+class Removal:
+    """One citation marker taken out of a drafted answer, and why."""
+
+    marker: int
+    cause: RemovalCause
+
+
+def removal_notes(removals: list[Removal]) -> list[str]:
+    """One note per cause, listing its markers in order: "removed citations [9], [12]: why"."""
+    by_cause: dict[RemovalCause, list[str]] = {}
+    for r in removals:
+        by_cause.setdefault(r.cause, []).append(f"[{r.marker}]")
+    lines = []
+    for cause, markers in by_cause.items():
+        more = f" (+{len(markers) - 10} more)" if len(markers) > 10 else ""
+        word = "citation" if len(markers) == 1 else "citations"
+        lines.append(f"removed {word} {', '.join(markers[:10])}{more}: {cause.value}")
+    return lines
+
+
 @dataclass
 class Verified:
     text: str
     citations: list[Citation]
-    notes: list[str] = field(default_factory=list)
+    removals: list[Removal] = field(default_factory=list)
     dropped: int = 0
     kept: int = 0
+
+    @property
+    def notes(self) -> list[str]:
+        return removal_notes(self.removals)
 
 
 def _norm(text: str) -> str:
@@ -79,7 +112,7 @@ def _claim_spans(text: str) -> list[tuple[int, int]]:
     return spans or [(0, len(text))]
 
 
-def _markers(text: str, start: int, end: int, quoted: list[tuple[int, int]]):
+def _markers(text: str, start: int, end: int, quoted: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
     """Citation markers in text[start:end], leaving out those inside a quotation."""
     for m in MARKER.finditer(text, start, end):
         if not any(s <= m.start() < e for s, e in quoted):
@@ -94,24 +127,23 @@ def verify(text: str, evidence: list[Evidence], quotes: dict[int, str] | None = 
     # "claim. [1]" -> "claim [1]." so a marker stays with the sentence it follows (never
     # inside a quotation, which must stay verbatim).
     quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
-    text = _TRAILING.sub(lambda m: m.group(0) if any(s <= m.start() < e for s, e in quoted)
+    text = TRAILING_MARKERS.sub(lambda m: m.group(0) if any(s <= m.start() < e for s, e in quoted)
                          else " " + m.group(3).strip() + m.group(1), text)
     quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
-    notes: list[str] = []
+    removals: list[Removal] = []
     dropped = 0
     decisions: dict[tuple[int, int], str | None] = {}  # (claim start, marker) -> quote or None
     for cs, ce in _claim_spans(text):
         claim = MARKER.sub(" ", text[cs:ce])
         for m in _markers(text, cs, ce, quoted):
-            for raw in m.group(1).split(","):
-                n = int(raw)
+            for n in marker_numbers(m):
                 key = (cs, n)
                 if key in decisions:
                     continue
                 ev = by_marker.get(n)
                 if ev is None:
                     decisions[key] = None
-                    notes.append(f"removed citation [{n}]: no such paper was provided")
+                    removals.append(Removal(n, RemovalCause.UNKNOWN_SOURCE))
                     continue
                 quote = None
                 if n in quotes:
@@ -123,7 +155,7 @@ def verify(text: str, evidence: list[Evidence], quotes: dict[int, str] | None = 
                              or not strict_support)
                 if not supported:
                     decisions[key] = None
-                    notes.append(f"removed citation [{n}]: the claim is not supported by that abstract")
+                    removals.append(Removal(n, RemovalCause.UNSUPPORTED))
                     continue
                 decisions[key] = quote
 
@@ -135,9 +167,8 @@ def verify(text: str, evidence: list[Evidence], quotes: dict[int, str] | None = 
     for cs, ce in _claim_spans(text):
         for m in _markers(text, cs, ce, quoted):
             pieces.append(text[last:m.start()])
-            kept = []
-            for raw in m.group(1).split(","):
-                n = int(raw)
+            kept: list[int] = []
+            for n in marker_numbers(m):
                 quote = decisions.get((cs, n))
                 if quote is None:
                     dropped += 1
@@ -157,4 +188,4 @@ def verify(text: str, evidence: list[Evidence], quotes: dict[int, str] | None = 
     pieces.append(text[last:])
     out = re.sub(r"[ \t]+([.,;:])", r"\1", "".join(pieces))
     out = re.sub(r"[ \t]{2,}", " ", out).strip()
-    return Verified(text=out, citations=citations, notes=notes, dropped=dropped, kept=len(citations))
+    return Verified(text=out, citations=citations, removals=removals, dropped=dropped, kept=len(citations))

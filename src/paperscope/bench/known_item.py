@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from paperscope.bench.corpus import default_corpus, known_item_sample, write_jsonl
+from paperscope.index.embed import Embedder, Vectors
 from paperscope.settings import EmbedSettings, RetrieveSettings, Settings
-from paperscope.text import to_english_query
+from paperscope.text.zh import to_english_query
 
 CUTOFFS = (1, 5, 10)
 
@@ -34,11 +35,18 @@ CUTOFFS = (1, 5, 10)
 class MemoEmbedder:
     """Wraps an embedder; single-text calls (queries) are memoised across evaluations."""
 
-    def __init__(self, inner):
-        self.inner, self.name, self.dim = inner, inner.name, inner.dim
-        self.memo: dict[str, np.ndarray] = {}
+    def __init__(self, inner: Embedder) -> None:
+        self.inner, self.name, self.dim, self.independent = inner, inner.name, inner.dim, inner.independent
+        self.memo: dict[str, Vectors] = {}
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    @property
+    def window(self) -> int:
+        return self.inner.window
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        return self.inner.count_tokens(texts)
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
         if len(texts) != 1:
             return self.inner.embed(texts)
         vec = self.memo.get(texts[0])
@@ -84,7 +92,7 @@ class KnownItem:
         """Ingest the sample into `data_dir` (a temp dir when None) and return the bench.
         `embedder`: a registry name ('minilm-int8', 'minilm', ...) or an Embedder object."""
         from paperscope.assistant import Assistant
-        from paperscope.embed import make_embedder
+        from paperscope.index.embed import make_embedder
 
         settings = settings or Settings()
         if isinstance(embedder, str):

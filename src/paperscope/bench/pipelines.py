@@ -46,7 +46,7 @@ def sentence_transformer():
     import torch  # noqa: F401  (imported here so its import time counts as load time)
     from sentence_transformers import SentenceTransformer
 
-    from paperscope.embed import minilm_model_dir
+    from paperscope.index.minilm import minilm_model_dir
 
     model = SentenceTransformer(str(minilm_model_dir()), device="cpu")
     model.max_seq_length = NAIVE_MAX_TOKENS

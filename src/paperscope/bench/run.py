@@ -85,7 +85,7 @@ def agreement(texts: list[str], max_tokens: int, reference_tokens: int = NAIVE_M
     import numpy as np
 
     from paperscope.bench.pipelines import sentence_transformer
-    from paperscope.embed import make_embedder
+    from paperscope.index.embed import make_embedder
     from paperscope.settings import EmbedSettings
 
     a = make_embedder(EmbedSettings(model="minilm-int8", max_tokens=max_tokens)).embed(texts)

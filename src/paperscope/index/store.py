@@ -5,23 +5,31 @@ carries the whole paper record as JSON, so any machine pointed at the same Chrom
 rebuild its local indexes from Chroma alone. The collection name ends with
 `Settings.vector_signature()`: a new embedder or chunking gets a fresh collection.
 
-We talk to chromadb directly rather than through llama-index's ChromaVectorStore on the hot
-path: that class writes a serialized copy of every node into each metadata row
-(`_node_content`), which doubles write volume. `as_llama_index()` still hands the same
-collection to llama-index for interop.
+We talk to chromadb directly rather than through llama-index's ChromaVectorStore: that class
+writes a serialized copy of every node into each metadata row (`_node_content`), which
+doubles write volume. LlamaIndex users get paperscope's retriever instead
+(`Assistant.as_retriever`, paperscope.integrations.llama_index).
+Chunks are cut by ingest (paperscope.ingest.chunking); this module only stores them.
 """
 
 from __future__ import annotations
 
+import shutil
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from paperscope.records import Paper, normalize_venue
 from paperscope.settings import Settings
+
+Where = dict[str, Any]  # a Chroma metadata filter
+Metadata = dict[str, str | int | float | bool]
+T = TypeVar("T")
 
 
 class StoreError(RuntimeError):
@@ -40,8 +48,8 @@ class Chunk:
     def chunk_id(self) -> str:
         return f"{self.paper.paper_id}#{self.index}"
 
-    def metadata(self) -> dict:
-        meta: dict = {
+    def metadata(self) -> Metadata:
+        meta: Metadata = {
             "paper_id": self.paper.paper_id,
             "chunk": self.index,
             "n_chunks": self.n_chunks,
@@ -51,17 +59,17 @@ class Chunk:
         if self.paper.year is not None:
             meta["year"] = int(self.paper.year)
         if self.index == 0:
-            meta["paper"] = self.paper.to_json()
+            meta["paper"] = self.paper.model_dump_json()
         return meta
 
 
 class VectorStore(Protocol):
-    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None: ...
+    def upsert(self, chunks: Sequence[Chunk], vectors: npt.NDArray[np.float32]) -> None: ...
     def delete(self, chunk_ids: Sequence[str]) -> None: ...
-    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]: ...
+    def query(self, vector: npt.NDArray[np.float32], n: int, where: Where | None = None) -> list[tuple[str, float]]: ...
 
 
-def _client(settings: Settings):
+def _client(settings: Settings) -> Any:
     import chromadb
 
     chroma_settings = chromadb.Settings(anonymized_telemetry=False, allow_reset=False)
@@ -86,7 +94,7 @@ def _client(settings: Settings):
 class ChromaStore:
     """Chunks + vectors in one Chroma collection. Thread-safe as chromadb clients are."""
 
-    def __init__(self, settings: Settings, create: bool = True):
+    def __init__(self, settings: Settings, create: bool = True) -> None:
         self.settings = settings
         self.name = settings.collection_name()
         self.client = _client(settings)
@@ -119,14 +127,14 @@ class ChromaStore:
             return f"cannot write to {where}: the disk is full; free space and run the same command again"
         return f"Chroma error at {where}: {type(exc).__name__}: {text}"
 
-    def _call(self, fn, *args, **kwargs):
+    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
             raise StoreError(self._explain(exc)) from exc
 
     # -- writes ---------------------------------------------------------------------------
-    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+    def upsert(self, chunks: Sequence[Chunk], vectors: npt.NDArray[np.float32]) -> None:
         for start in range(0, len(chunks), self.max_batch):
             part = chunks[start:start + self.max_batch]
             self._call(
@@ -154,14 +162,14 @@ class ChromaStore:
     def count(self) -> int:
         return int(self._call(self.collection.count))
 
-    def heads(self, paper_ids: Sequence[str]) -> dict[str, dict]:
+    def heads(self, paper_ids: Sequence[str]) -> dict[str, Metadata]:
         """Metadata of chunk 0 of each stored paper (hash, n_chunks), by paper id."""
-        out: dict[str, dict] = {}
+        out: dict[str, Metadata] = {}
         ids = [f"{pid}#0" for pid in paper_ids]
         for start in range(0, len(ids), self.max_batch):
             got = self._call(self.collection.get, ids=ids[start:start + self.max_batch], include=["metadatas"])
             for meta in got["metadatas"] or []:
-                out[meta["paper_id"]] = meta
+                out[str(meta["paper_id"])] = dict(meta)
         return out
 
     def present(self, chunk_ids: Sequence[str]) -> set[str]:
@@ -178,12 +186,12 @@ class ChromaStore:
             got = self._call(self.collection.get, where={"chunk": 0}, limit=page, offset=offset, include=["metadatas"])
             metas = got["metadatas"] or []
             for meta in metas:
-                yield Paper.from_json(meta["paper"]), meta["hash"], int(meta["n_chunks"])
+                yield Paper.model_validate_json(str(meta["paper"])), str(meta["hash"]), int(meta["n_chunks"])
             if len(metas) < page:
                 return
             offset += page
 
-    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
+    def query(self, vector: npt.NDArray[np.float32], n: int, where: Where | None = None) -> list[tuple[str, float]]:
         """(paper_id, cosine similarity) per matching chunk, best first."""
         total = self.count()
         if total == 0:
@@ -194,7 +202,7 @@ class ChromaStore:
         )
         metas = res["metadatas"][0] if res["metadatas"] else []
         dists = res["distances"][0] if res["distances"] else []
-        return [(m["paper_id"], 1.0 - float(d)) for m, d in zip(metas, dists)]
+        return [(str(m["paper_id"]), 1.0 - float(d)) for m, d in zip(metas, dists)]
 
     def siblings(self) -> dict[str, int]:
         """Other collections with this prefix (built with other embedding settings): name -> chunks."""
@@ -208,43 +216,9 @@ class ChromaStore:
                     out[name] = count
         return out
 
-    def as_llama_index(self):
-        """The same collection as a llama-index `ChromaVectorStore` (interop, baselines)."""
-        from llama_index.vector_stores.chroma import ChromaVectorStore
 
-        return ChromaVectorStore(chroma_collection=self.collection)
-
-
-def _low_disk(path, minimum: int = 64 << 20) -> bool:
-    import shutil
-
+def _low_disk(path: Path, minimum: int = 64 << 20) -> bool:
     try:
         return shutil.disk_usage(path).free < minimum
     except OSError:
         return False
-
-
-def chunk_paper(paper: Paper, max_tokens: int, count_tokens) -> list[Chunk]:
-    """Whole-sentence chunks of at most ~max_tokens (a longer sentence stands alone)."""
-    from paperscope.text import sentences
-
-    content_hash = paper.content_hash()
-    sents = sentences(paper.abstract) or [paper.abstract]
-    groups: list[list[str]] = [[]]
-    used = 0
-    for sent in sents:
-        n = count_tokens(sent)
-        if groups[-1] and used + n > max_tokens:
-            groups.append([])
-            used = 0
-        groups[-1].append(sent)
-        used += n
-    texts = [" ".join(g) for g in groups if g]
-    return [Chunk(paper, i, len(texts), t, content_hash) for i, t in enumerate(texts)]
-
-
-def embed_text(chunk: Chunk) -> str:
-    """What the embedder sees for a chunk: the title gives every chunk its context."""
-    title = chunk.paper.title
-    return f"{title}. {chunk.text}" if title else chunk.text
-

@@ -12,7 +12,7 @@ mixed "conference" of N indexed papers and two question sets:
   a judgement the data cannot make.
 Each question's best evidence support is recorded; the reported threshold maximises balanced
 accuracy (answer the first set, abstain on the second). The shipped default
-(`answer.support.DEFAULT_MIN_SUPPORT`) is this command's result for the shipped embedder.
+(`relevance.scoring.DEFAULT_MIN_SUPPORT`) is this command's result for the shipped embedder.
 Leaves out: any use of the dev set (it stays a held-out check).
 """
 
@@ -24,7 +24,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from paperscope.text import concepts
+from paperscope.text.analyzer import concepts
 
 GENERIC = {"deep learning", "machine learning", "neural networks", "neural network", "reinforcement learning",
            "computer vision", "optimization", "large language models", "llm", "llms", "transformers",
@@ -107,7 +107,7 @@ def calibrate(corpus: Path, n_papers: int = 1000, n_questions: int = 200, settin
         a.refresh()
 
         def support(q: str) -> float:
-            ev = a._evidence(q, None, None)
+            ev = a.evidence(q)
             return ev[0].support if ev else 0.0
 
         pos = [support(q["question"]) for q in positives]

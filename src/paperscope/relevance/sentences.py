@@ -1,0 +1,82 @@
+"""Per-paper sentence vectors for evidence scoring, cached across questions.
+
+The same papers come back across questions, so each paper's sentences (and its title) are
+embedded once and kept in an LRU keyed by paper id and content hash (a changed paper is
+embedded again). Concurrent questions that need the same paper wait for one embedding.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from paperscope.index.embed import Embedder
+from paperscope.records import Paper
+from paperscope.text.sentences import sentence_spans
+
+SentenceVectors = tuple[list[str], npt.NDArray[np.float32]]
+
+
+class SentenceCache:
+    """LRU of per-paper sentence vectors; the same papers come back across questions."""
+
+    def __init__(self, embedder: Embedder, size: int = 4096) -> None:
+        self.embedder, self.size = embedder, size
+        self._data: OrderedDict[str, SentenceVectors] = OrderedDict()
+        self._lock = threading.Lock()
+        self._inflight: dict[str, threading.Event] = {}
+
+    def get(self, papers: Sequence[Paper]) -> list[SentenceVectors]:
+        keys = [f"{p.paper_id}\x00{p.content_hash()}" for p in papers]
+        mine: list[int] = []
+        wait: list[threading.Event] = []
+        with self._lock:
+            for i, key in enumerate(keys):
+                if key in self._data:
+                    self._data.move_to_end(key)
+                elif key in self._inflight:
+                    wait.append(self._inflight[key])  # another thread is embedding it
+                else:
+                    self._inflight[key] = threading.Event()
+                    mine.append(i)
+        try:
+            texts: list[str] = []
+            parts: list[tuple[int, list[str], int]] = []
+            for i in mine:
+                p = papers[i]
+                sents = [p.abstract[s:e] for s, e in sentence_spans(p.abstract)] or [p.abstract]
+                parts.append((i, sents, len(texts)))
+                texts += sents + [p.display_title]
+            chunks: Iterable[npt.NDArray[np.float32]]
+            if self.embedder.independent:
+                # Each text's vector is computed alone: one call for all missing papers balances
+                # the worker threads and saves a dispatch per paper (~1/3 of `ask` time).
+                vecs_all = self.embedder.embed(texts) if texts else np.zeros((0, 0), dtype=np.float32)
+                chunks = [vecs_all[start:start + len(sents) + 1] for _, sents, start in parts]
+            else:
+                # One call per paper: a batch-quantised model's vector depends on its batch, and a
+                # paper's vectors must not depend on which other papers happened to be missing
+                # (answers must not depend on timing).
+                # Lazy: each paper is published below as soon as its own call returns.
+                chunks = (self.embedder.embed(texts[start:start + len(sents) + 1]) for _, sents, start in parts)
+            for (i, sents, _), vecs in zip(parts, chunks):
+                with self._lock:
+                    self._data[keys[i]] = (sents, vecs)
+                    self._inflight.pop(keys[i]).set()
+        finally:
+            with self._lock:
+                for i in mine:
+                    event = self._inflight.pop(keys[i], None)
+                    if event:
+                        event.set()
+        for event in wait:
+            event.wait()
+        with self._lock:
+            out = [self._data[k] for k in keys]
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+            return out
