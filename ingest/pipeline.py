@@ -30,7 +30,7 @@ from typing import Any, Generic, TypeVar
 from paperscope.index.catalog import Catalog, StoredPaper
 from paperscope.index.embed import Embedder
 from paperscope.index.store import ChromaStore, Chunk
-from paperscope.ingest.chunking import chunk_paper, embed_text, token_counter
+from paperscope.ingest.chunking import Chunker, embed_text
 from paperscope.ingest.readers import Issue, read_paths
 from paperscope.records import Paper
 from paperscope.settings import Settings
@@ -142,7 +142,7 @@ def ingest_paths(
     summary.skipped_no_abstract = read.no_abstract
     papers = dedupe(read.papers, summary)
     summary.papers_read = len(papers)
-    count_tokens = token_counter()
+    chunker = Chunker(settings.chunk, embedder)
 
     bar = None
     if progress:
@@ -208,7 +208,7 @@ def ingest_paths(
             stale: list[str] = []
             rows: list[tuple[Paper, str, int]] = []
             if todo:
-                chunks = [c for p in todo for c in chunk_paper(p, settings.chunk.tokens, count_tokens)]
+                chunks = chunker(todo)
                 n_new = {c.paper.paper_id: c.n_chunks for c in chunks}
                 # A changed paper may now have fewer chunks: drop the surplus old ones.
                 stale = [f"{p.paper_id}#{i}" for p in todo if p.paper_id in heads

@@ -17,8 +17,9 @@ from paperscope.settings import ChunkSettings, EmbedSettings
 ORACLE = "000_a7ebabe1402f1cf3.txt:5"
 
 
-def fake_settings(**chunk) -> Settings:
-    return Settings(embed=EmbedSettings(model="fake"), chunk=ChunkSettings(**chunk) if chunk else ChunkSettings())
+def fake_settings(max_tokens: int | None = None, **chunk) -> Settings:
+    embed = EmbedSettings(model="fake", **({"max_tokens": max_tokens} if max_tokens else {}))
+    return Settings(embed=embed, chunk=ChunkSettings(**chunk))
 
 
 def chunk_ids(a: Assistant, paper_id: str) -> list[str]:
@@ -162,3 +163,15 @@ def test_empty_library_says_to_ingest_and_names_a_library_built_with_other_setti
     assert fresh.store.name in ans.text and "other settings" in ans.text and "paperscope ingest" in ans.text, ans.text
     other.ingest([SEEDS])  # re-ingesting under the new settings fills the new collection
     assert other.ask("Which papers address MoE latency?").citations
+
+
+def test_window_chunks_replace_old_chunks_too(tmp_path):
+    a = Assistant.open(tmp_path / "data", settings=fake_settings(max_tokens=32, by="window"))  # one sentence each
+    src = tmp_path / "p.jsonl"
+    src.write_text(json.dumps({"id": "x", "title": "Long", "abstract": _long_abstract("original", 12)}) + "\n")
+    a.ingest([src])
+    assert chunk_ids(a, "x") == sorted(f"x#{i}" for i in range(12))
+    src.write_text(json.dumps({"id": "x", "title": "Long", "abstract": _long_abstract("second", 3)}) + "\n")
+    assert a.ingest([src]).updated == 1
+    assert chunk_ids(a, "x") == ["x#0", "x#1", "x#2"]
+    assert a.search("second abstract sentence", k=1)[0].paper_id == "x"
