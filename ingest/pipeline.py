@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from paperscope.index.catalog import Catalog, StoredPaper
-from paperscope.index.embed import Embedder
+from paperscope.index.embed import Embedder, Vectors
 from paperscope.index.store import ChromaStore, Chunk
 from paperscope.ingest.chunking import Chunker, embed_text
 from paperscope.ingest.readers import Issue, read_paths
@@ -36,6 +36,10 @@ from paperscope.records import Paper
 from paperscope.settings import Settings
 
 T = TypeVar("T")
+# (stale chunk ids, chunks, catalog rows, papers done): the embedder's input
+EmbedJob = tuple[list[str], list[Chunk], list[StoredPaper], int]
+# (stale chunk ids, chunks, vectors or None, catalog rows, papers done): the writer's input
+WriteJob = tuple[list[str], list[Chunk], "Vectors | None", list[StoredPaper], int]
 
 
 @dataclass
@@ -75,12 +79,13 @@ class _Aborted(Exception):
     pass
 
 
-class _Stage:
+class _Stage(Generic[T]):
     """One worker thread fed through a short queue; `put` re-raises the worker's error."""
 
-    def __init__(self, fn: Callable, depth: int = 1, name: str = "stage"):
-        self.fn, self.error = fn, None
-        self.queue: queue.Queue = queue.Queue(maxsize=depth)
+    def __init__(self, fn: Callable[[T], None], depth: int = 1, name: str = "stage") -> None:
+        self.fn = fn
+        self.error: BaseException | None = None
+        self.queue: queue.Queue[T | None] = queue.Queue(maxsize=depth)
         self.thread = threading.Thread(target=self._run, name=f"paperscope-ingest-{name}", daemon=True)
         self.thread.start()
 
@@ -99,7 +104,7 @@ class _Stage:
         if self.error is not None:
             raise self.error
 
-    def put(self, item) -> None:
+    def put(self, item: T) -> None:
         self._check()
         while True:
             try:
@@ -151,10 +156,10 @@ def ingest_paths(
         bar = tqdm(total=len(papers), unit="paper", desc="ingest", dynamic_ncols=True)
     pending = {"marked": False}
 
-    def write(job) -> None:
+    def write(job: WriteJob) -> None:
         # Runs on the writer thread, one batch at a time in batch order: Chroma, then catalog.
         stale, chunks, vectors, rows, n_done = job
-        if chunks:
+        if chunks and vectors is not None:
             t_write = time.perf_counter()
             if stale:
                 store.delete(stale)
@@ -164,7 +169,7 @@ def ingest_paths(
         if bar:
             bar.update(n_done)
 
-    def embed(job) -> None:
+    def embed(job: EmbedJob) -> None:
         stale, chunks, rows, n_done = job
         vectors = None
         if chunks:
@@ -173,8 +178,8 @@ def ingest_paths(
             summary.embed_seconds += time.perf_counter() - t_embed
         writer.put((stale, chunks, vectors, rows, n_done))
 
-    writer = _Stage(write, name="write")
-    embedder_stage = _Stage(embed, name="embed")
+    writer: _Stage[WriteJob] = _Stage(write, name="write")
+    embedder_stage: _Stage[EmbedJob] = _Stage(embed, name="embed")
     try:
         for start in range(0, len(papers), batch_papers):
             batch = papers[start:start + batch_papers]
@@ -206,7 +211,7 @@ def ingest_paths(
                 catalog.put(heal)
             chunks: list[Chunk] = []
             stale: list[str] = []
-            rows: list[tuple[Paper, str, int]] = []
+            rows: list[StoredPaper] = []
             if todo:
                 chunks = chunker(todo)
                 n_new = {c.paper.paper_id: c.n_chunks for c in chunks}
@@ -223,9 +228,10 @@ def ingest_paths(
         # Stop both threads: queued batches are dropped, a write in progress completes (each
         # batch is Chroma-then-catalog, so what is written stays consistent; the rerun redoes
         # the rest).
-        for stage in (embedder_stage, writer):
+        stages: list[_Stage[Any]] = [embedder_stage, writer]
+        for stage in stages:
             stage.error = stage.error or _Aborted("ingest aborted")
-        for stage in (embedder_stage, writer):
+        for stage in stages:
             stage.close(wait=False)
             stage.thread.join()
         raise

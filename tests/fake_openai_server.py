@@ -95,7 +95,8 @@ class FakeOpenAI:
                     pass  # the client gave up (timeout tests)
 
             def do_GET(self):
-                server.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": None})
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                server.requests.append({"path": self.path, "headers": headers, "body": None})
                 if self.path.rstrip("/").endswith("/models"):
                     self._send(200, {"object": "list", "data": [
                         {"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in MODELS]})
@@ -105,7 +106,8 @@ class FakeOpenAI:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
-                server.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                server.requests.append({"path": self.path, "headers": headers, "body": body})
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     return self._send(404, {"error": {"message": "not found"}})
                 model = body.get("model", "good")
@@ -151,7 +153,7 @@ class FakeOpenAI:
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
-    def __enter__(self) -> "FakeOpenAI":
+    def __enter__(self) -> FakeOpenAI:
         self._thread.start()
         return self
 

@@ -43,7 +43,8 @@ def test_key_fact_is_in_the_quoted_sentence(seeded):
 def test_follow_up_resolves_against_previous_papers(seeded):
     first = seeded.ask("Which paper proposes test-time training layers?")
     assert first.citations[0].paper_id == "000_a7ebabe1402f1cf3.txt:17"
-    second = seeded.ask("How large were the models evaluated?", history=[("Which paper proposes test-time training layers?", first)])
+    second = seeded.ask("How large were the models evaluated?",
+                        history=[("Which paper proposes test-time training layers?", first)])
     assert [c.paper_id for c in second.citations] == ["000_a7ebabe1402f1cf3.txt:17"]
     assert "1.3B" in second.text
 
@@ -125,8 +126,8 @@ class _CountingEmbedder:
 def test_sentence_cache_batches_only_per_text_embedders_and_vectors_match(independent):
     import numpy as np
 
-    from paperscope.relevance.sentences import SentenceCache
     from paperscope.records import Paper
+    from paperscope.relevance.sentences import SentenceCache
 
     papers = [Paper(paper_id=f"p{i}", title=f"Title {i}", abstract=f"First claim {i} here. Second point {i} there. Third.")
               for i in range(4)]
@@ -144,10 +145,9 @@ def test_sentence_cache_batches_only_per_text_embedders_and_vectors_match(indepe
 def test_int8_embedder_declares_per_text_vectors_truthfully():
     import numpy as np
 
+    from conftest import need
     from paperscope.index.embed import make_embedder
     from paperscope.settings import EmbedSettings
-
-    from conftest import need
 
     emb = make_embedder(EmbedSettings(model="minilm-int8"))
     need(emb.independent, "the `onnx` package for the fused int8 graph (the fallback is batch-dependent and says so)")

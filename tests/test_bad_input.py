@@ -321,7 +321,8 @@ def test_metadata_pointing_to_a_missing_position(data, tmp_path):
                                   + json.dumps({"source": "mine.txt", "position": 99, "title": "Ghost"}) + "\n")
     r = ingest(data, d)
     assert r.exit_code == 1
-    assert f"{d / 'meta.jsonl'}:2: metadata points to mine.txt position 99, but that file has 2 abstracts; row ignored" in r.stderr
+    assert (f"{d / 'meta.jsonl'}:2: metadata points to mine.txt position 99, but that file has 2 abstracts; "
+            "row ignored") in r.stderr
     hits = json.loads(cli("search", "owls", "--json", "--k", "1", "--data-dir", data).stdout)
     assert hits[0]["title"] == "Owls"
     intact(data, extra=2)

@@ -46,7 +46,7 @@ def test_seeds_ingest_with_real_titles_then_idempotent(tmp_path):
     assert a.store.count() == chunks
     assert a.store.generation() == gen, "a no-op re-ingest must not invalidate other readers' indexes"
     # Every paper is complete: chunks 0..n-1 and nothing else.
-    for pid, (h, n) in a.catalog.hashes([p for p in a.catalog.papers([ORACLE])]).items():
+    for pid, (_, n) in a.catalog.hashes([p for p in a.catalog.papers([ORACLE])]).items():
         assert chunk_ids(a, pid) == sorted(f"{pid}#{i}" for i in range(n))
 
     # A fresh process view (reopened Assistant) agrees.

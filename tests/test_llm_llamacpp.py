@@ -131,6 +131,8 @@ def _local_assistant(data: Path, gguf: Path, **llm):
 
 
 def test_local_backend_in_process(gguf, seeded_data_dir, tmp_path):
+    from paperscope import TextPiece
+
     data = tmp_path / "data"
     shutil.copytree(seeded_data_dir, data)
     a = _local_assistant(data, gguf)
@@ -156,9 +158,8 @@ def test_local_grammar_constrained_json(gguf):
     """llama.cpp's grammar from our schema: the reply parses and cites only given markers."""
     from paperscope.answer.prompts import answer_messages
     from paperscope.answer.reply import answer_schema
-    from paperscope.records import Evidence
     from paperscope.llm import make_llm
-    from paperscope.records import Paper
+    from paperscope.records import Evidence, Paper
     from paperscope.settings import LLMSettings
 
     p = Paper(paper_id="x", title="Oracle-MoE", abstract="Oracle-MoE cuts MoE inference latency on devices.")

@@ -8,9 +8,9 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
+from test_llm_llamacpp import smollm2_gguf
 
 from conftest import need
-from test_llm_llamacpp import smollm2_gguf
 
 pytestmark = pytest.mark.slow
 

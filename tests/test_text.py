@@ -71,7 +71,6 @@ def _reference_acronym_definitions(text: str) -> list[tuple[str, str]]:
 
 def test_acronym_scan_matches_the_reference_implementation():
     from conftest import SHARED
-
     from paperscope.text.acronyms import acronym_definitions
 
     texts = ["Large Language Models (LLMs) and 3D Gaussian Splatting (3DGS) x", "a (AB) (CD) mixture-of-experts (MoE)",

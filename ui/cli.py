@@ -42,7 +42,7 @@ def parse_auth(raw: str | None) -> tuple[str, str] | None:
               help="Data directory (default: PAPERSCOPE_DATA_DIR or a per-user dir).")
 @click.option("--concurrency", type=click.IntRange(1, 64), default=4, show_default=True,
               envvar="PAPERSCOPE_UI_CONCURRENCY", help="Questions answered at the same time (queue workers).")
-def command(host, port, data_dir, concurrency):
+def command(host: str, port: int, data_dir: str | None, concurrency: int) -> None:
     """Chat with the papers in a browser (cited answers, filters, uploads)."""
     auth = parse_auth(os.environ.get("PAPERSCOPE_UI_AUTH"))
     from paperscope import _env  # noqa: F401  (analytics off before gradio is imported)

@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 
 from paperscope.answer.markers import MARKER
 from paperscope.records import Answer, Citation
+
 CONTEXT_CHARS = 220  # abstract text kept on each side of the quote in a card's excerpt
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 from paperscope.ingest.readers.common import (
     MAX_ABSTRACT_CHARS,
@@ -109,28 +110,28 @@ def read_paths(paths: list[Path], encoding: str = "utf-8") -> ReadResult:
                                            "separated by blank lines", "file"))
             positions[source] = len(paragraphs)
             for pos, (line, para) in enumerate(paragraphs, 1):
-                rec = {"abstract": para}
+                fields: dict[str, Any] = {"abstract": para}
                 if (source, pos) in meta:
                     extra, _, _ = meta[(source, pos)]
                     used.add((source, pos))
-                    rec.update({k: v for k, v in extra.items() if k in FIELDS and k != "abstract"})
-                paper = record_to_paper(rec, source, pos, str(path), line, file_issues)
+                    fields.update({k: v for k, v in extra.items() if k in FIELDS and k != "abstract"})
+                paper = record_to_paper(fields, source, pos, str(path), line, file_issues)
                 if paper:
                     result.papers.append((paper, f"{path}:{line}"))
         else:
             n_papers, n_seen, no_abstract = len(result.papers), 0, result.no_abstract
             try:
-                for pos, (line, rec, err) in enumerate(iter_records(path, text), 1):
+                for pos, (at, rec, err) in enumerate(iter_records(path, text), 1):
                     n_seen += 1
-                    if err:
-                        file_issues.append(Issue(str(path), line, err))
+                    if rec is None:
+                        file_issues.append(Issue(str(path), at, err or "unreadable record"))
                         continue
-                    paper = record_to_paper(rec, source, pos, str(path), line, file_issues)
+                    paper = record_to_paper(rec, source, pos, str(path), at, file_issues)
                     if paper is None:
                         if not text_field(rec.get("abstract")):
                             result.no_abstract += 1
                         continue
-                    result.papers.append((paper, f"{path}:{line}"))
+                    result.papers.append((paper, f"{path}:{at}"))
             except FileProblem as exc:
                 # Records read before the problem are dropped too: the file is skipped whole.
                 del result.papers[n_papers:]
@@ -146,8 +147,8 @@ def read_paths(paths: list[Path], encoding: str = "utf-8") -> ReadResult:
                 result.issues.append(Issue(str(path), None, "no records found (empty file)", "file"))
         file_issues.close()
 
-    for key, (rec, mpath, line) in meta.items():
+    for key, (_, mpath, mline) in meta.items():
         if key not in used and key[0] in positions:
-            result.issues.append(Issue(mpath, line, f"metadata points to {key[0]} position {key[1]}, "
+            result.issues.append(Issue(mpath, mline, f"metadata points to {key[0]} position {key[1]}, "
                                        f"but that file has {positions[key[0]]} abstracts; row ignored"))
     return result

@@ -40,8 +40,8 @@ def split_paper_list(text: str) -> tuple[str | None, list[tuple[int, str]]]:
 
 def read_metadata(path: Path, text: str, meta: Metadata, issues: IssueSink) -> None:
     for line, rec, err in iter_records(path, text):
-        if err:
-            issues.append(Issue(str(path), line, err))
+        if rec is None:
+            issues.append(Issue(str(path), line, err or "unreadable row"))
             continue
         try:
             key = (str(rec["source"]), int(rec["position"]))

@@ -6,8 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from paperscope.ingest.readers.common import FileProblem
 from paperscope.ingest.readers.formats import format_of
@@ -18,7 +19,7 @@ csv.field_size_limit(2**31 - 1)
 
 
 
-def _json_array(text: str) -> Iterator[tuple[int, object]]:
+def _json_array(text: str) -> Iterator[tuple[int | None, object]]:
     """(line where the element starts, element) for a top-level JSON array."""
     decoder = json.JSONDecoder()
     n = len(text)
@@ -62,7 +63,10 @@ def _json_array(text: str) -> Iterator[tuple[int, object]]:
                               line_at(min(i, n)))
 
 
-def iter_records(path: Path, text: str) -> Iterator[tuple[int | None, dict | None, str | None]]:
+Record = dict[str, Any]
+
+
+def iter_records(path: Path, text: str) -> Iterator[tuple[int | None, Record | None, str | None]]:
     """(line, record, error) for JSONL / JSON / CSV files."""
     fmt = format_of(path)
     if fmt == "jsonl" and text.lstrip().startswith("["):
@@ -84,6 +88,7 @@ def iter_records(path: Path, text: str) -> Iterator[tuple[int | None, dict | Non
         if not text.strip():
             return
         stripped = text.lstrip()
+        items: Iterable[tuple[int | None, object]]
         if stripped.startswith("["):
             items = _json_array(text)
         else:
@@ -104,11 +109,11 @@ def iter_records(path: Path, text: str) -> Iterator[tuple[int | None, dict | Non
                 raise FileProblem(f"JSON must be an array of paper records (objects with an 'abstract'), "
                                   f"but the file holds {found}; wrap the records in [ ... ]", 1)
             items = ((None, rec) for rec in data)
-        for i, (line, rec) in enumerate(items, 1):
-            if isinstance(rec, dict):
-                yield line, rec, None
+        for i, (at, obj) in enumerate(items, 1):
+            if isinstance(obj, dict):
+                yield at, obj, None
             else:
-                yield line, None, f"record {i} is not a JSON object (a paper record); fix or delete it"
+                yield at, None, f"record {i} is not a JSON object (a paper record); fix or delete it"
     elif fmt == "csv":
         if not text.strip():
             return
@@ -119,9 +124,9 @@ def iter_records(path: Path, text: str) -> Iterator[tuple[int | None, dict | Non
                               f"add a header row with at least 'abstract' and 'title'", 1)
         reader.fieldnames = header
         start = reader.line_num + 1
-        for rec in reader:
+        for row in reader:
             # line_num is where the record ends; a quoted newline makes it span lines.
-            yield start, {k: v for k, v in rec.items() if k}, None
+            yield start, {k: v for k, v in row.items() if k}, None
             start = reader.line_num + 1
 
 

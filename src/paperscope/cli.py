@@ -171,7 +171,8 @@ def ask(question: str, data_dir: str | None, as_json: bool, k: int | None, no_st
             _print_answer(event, False)
 
 
-@main.command(epilog="\b\nExample:\n  paperscope chat\n  > Which paper proposes test-time training layers?\n  > How large were the models evaluated?")
+@main.command(epilog="\b\nExample:\n  paperscope chat\n  > Which paper proposes test-time training layers?\n"
+              "  > How large were the models evaluated?")
 @data_dir_option
 @with_filters
 @friendly
@@ -205,7 +206,8 @@ def chat(data_dir: str | None, venue: str | None, year: int | None, author: str 
         click.echo("")
 
 
-@main.command(epilog="\b\nExamples:\n  paperscope search \"mixture of experts latency\"\n  paperscope search \"diffusion\" --venue ICML --year 2025 --json")
+@main.command(epilog="\b\nExamples:\n  paperscope search \"mixture of experts latency\"\n"
+              "  paperscope search \"diffusion\" --venue ICML --year 2025 --json")
 @click.argument("query")
 @data_dir_option
 @click.option("--k", type=int, default=10, show_default=True, help="Papers to return.")

@@ -5,19 +5,20 @@ latency) and the known-item retrieval benchmark, reusable from Python:
 
 Heavy imports (torch, chromadb, llama-index) happen inside the functions, so importing this
 package, and `paperscope --help`, stay fast.
-Leaves out: GPU measurements, which live in bench/gpu.sh (a script, not a CLI command).
+Leaves out: GPU measurements, which live in gpu.sh beside this file (a script, not a CLI command).
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
 __all__ = ["KnownItem", "known_item", "run_bench", "command"]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in ("KnownItem", "known_item"):
         from paperscope.bench import known_item as module
 
@@ -60,8 +61,9 @@ Examples:
 @click.option("--work-dir", type=click.Path(file_okay=False, path_type=str), default=None,
               help="Keep data dirs here (default: a temp dir, removed afterwards).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (else the markdown table).")
-def command(n, corpus, baseline_n, sections, baselines, n_questions, cold_runs, known_item_only, known_item_papers, embedders,
-            work_dir, as_json):
+def command(n: int, corpus: str | None, baseline_n: int, sections: str, baselines: str, n_questions: int, cold_runs: int,
+            known_item_only: bool, known_item_papers: int, embedders: tuple[str, ...], work_dir: str | None,
+            as_json: bool) -> None:
     """Benchmark ingest (vs naive sentence-transformers and llama-index), quality, and query latency."""
     from paperscope.bench.run import default_quality_configs, embedder_config, markdown, run_bench
 

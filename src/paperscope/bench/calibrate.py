@@ -22,8 +22,12 @@ import gzip
 import json
 import random
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+from paperscope.index.embed import Embedder
+from paperscope.settings import Settings
 from paperscope.text.analyzer import concepts
 
 GENERIC = {"deep learning", "machine learning", "neural networks", "neural network", "reinforcement learning",
@@ -31,7 +35,7 @@ GENERIC = {"deep learning", "machine learning", "neural networks", "neural netwo
            "representation learning", "robotics", "benchmark", "evaluation", "theory", "generalization"}
 
 
-def _records(corpus: Path, limit: int | None = None):
+def _records(corpus: Path, limit: int | None = None) -> Iterator[dict[str, Any]]:
     opener = gzip.open if corpus.name.endswith(".gz") else open
     with opener(corpus, "rt", encoding="utf-8") as fh:
         for i, line in enumerate(fh):
@@ -42,7 +46,8 @@ def _records(corpus: Path, limit: int | None = None):
                 yield rec
 
 
-def build_sets(corpus: Path, n_papers: int, n_questions: int, seed: int = 13):
+def build_sets(corpus: Path, n_papers: int, n_questions: int,
+               seed: int = 13) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     rng = random.Random(seed)
     pool = list(_records(corpus))
     rng.shuffle(pool)
@@ -58,7 +63,7 @@ def build_sets(corpus: Path, n_papers: int, n_questions: int, seed: int = 13):
                 and len(concepts(k)) >= 1)
 
     positives = []
-    for r, low in zip(indexed, lowered):
+    for r in indexed:
         kws = [k for k in r["keywords"] if usable(k)]
         if kws:
             kw = rng.choice(kws)
@@ -93,9 +98,9 @@ def best_threshold(pos: list[float], neg: list[float]) -> tuple[float, float]:
     return round(best[0], 3), round(best[1], 4)
 
 
-def calibrate(corpus: Path, n_papers: int = 1000, n_questions: int = 200, settings=None, embedder=None) -> dict:
+def calibrate(corpus: Path, n_papers: int = 1000, n_questions: int = 200, settings: Settings | None = None,
+              embedder: Embedder | None = None) -> dict[str, Any]:
     from paperscope.assistant import Assistant
-    from paperscope.settings import Settings
 
     indexed, positives, negatives = build_sets(corpus, n_papers, n_questions)
     with tempfile.TemporaryDirectory() as tmp:

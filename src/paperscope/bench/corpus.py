@@ -13,6 +13,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 _ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_CORPUS = _ROOT.parent / "shared" / "corpora" / "conference_abstracts.jsonl.gz"
@@ -24,7 +25,7 @@ def default_corpus() -> Path:
     return Path(os.environ.get("PAPERSCOPE_BENCH_CORPUS") or DEFAULT_CORPUS)
 
 
-def iter_records(path: Path) -> Iterator[dict]:
+def iter_records(path: Path) -> Iterator[dict[str, Any]]:
     opener = gzip.open if str(path).endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as fh:
         for line in fh:
@@ -35,17 +36,18 @@ def iter_records(path: Path) -> Iterator[dict]:
                     yield rec
 
 
-def _key(rec: dict) -> str:
+def _key(rec: dict[str, Any]) -> str:
     return hashlib.sha1(str(rec.get("id") or rec.get("title")).encode()).hexdigest()
 
 
-def sample(path: Path, n: int | None) -> list[dict]:
+def sample(path: Path, n: int | None) -> list[dict[str, Any]]:
     """n records (all when n is None or larger than the corpus) in hash-of-id order."""
     recs = sorted(iter_records(path), key=_key)
     return recs if n is None else recs[:n]
 
 
-def known_item_sample(path: Path, n_papers: int, n_queries: int | None = None) -> tuple[list[dict], list[dict]]:
+def known_item_sample(path: Path, n_papers: int,
+                      n_queries: int | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(papers to index, queries). Queries are records with a `tldr` (all of them, or the
     first n_queries in hash order); the indexed papers are those records *without* their
     tldr, plus distractors up to n_papers."""
@@ -61,7 +63,7 @@ def known_item_sample(path: Path, n_papers: int, n_queries: int | None = None) -
     return papers, queries
 
 
-def write_jsonl(records: list[dict], path: Path) -> Path:
+def write_jsonl(records: list[dict[str, Any]], path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
         for rec in records:
@@ -69,6 +71,6 @@ def write_jsonl(records: list[dict], path: Path) -> Path:
     return path
 
 
-def embed_texts(records: list[dict]) -> list[str]:
+def embed_texts(records: list[dict[str, Any]]) -> list[str]:
     """What a naive pipeline embeds per abstract: title and abstract, as paperscope does."""
     return [f"{r['title']}. {r['abstract']}" if r.get("title") else r["abstract"] for r in records]

@@ -17,9 +17,14 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from paperscope.assistant import Assistant
+    from paperscope.records import Answer
 
 
-def load_items(path: Path) -> list[dict]:
+def load_items(path: Path) -> list[dict[str, Any]]:
     items = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -34,14 +39,14 @@ def load_items(path: Path) -> list[dict]:
     return items
 
 
-def run_eval(assistant, items: list[dict]) -> dict:
+def run_eval(assistant: Assistant, items: list[dict[str, Any]]) -> dict[str, Any]:
     rows = []
     totals = {"gold": 0, "gold_in_5": 0, "cited": 0, "cited_ok": 0, "gold_cited": 0,
               "abstain_ok": 0, "keys": 0, "keys_ok": 0, "items_with_gold": 0}
     recall_sum = 0.0
     for item in items:
         turns = item.get("turns") or [item["question"]]
-        history = []
+        history: list[tuple[str, Answer]] = []
         t0 = time.perf_counter()
         for turn in turns:
             answer = assistant.ask(turn, history=history)

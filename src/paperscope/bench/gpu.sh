@@ -5,15 +5,16 @@
 # sizes on CPU in well under a minute. Needs torch + transformers only; everything else
 # (tokenizers, gguf, the corpus, the real weights) is used when present.
 #
-#   bash bench/gpu.sh                 # on the GPU machine: < 8 min on an H200
-#   bash bench/gpu.sh --small         # CPU smoke run (what tests/test_bench.py runs)
-#   bash bench/gpu.sh --out r.json    # also write the JSON report to a file ($OUT/gpu_bench.json by default when $OUT is set)
+#   bash src/paperscope/bench/gpu.sh                 # on the GPU machine: < 8 min on an H200
+#   bash src/paperscope/bench/gpu.sh --small         # CPU smoke run (what tests/test_bench.py runs)
+#   bash src/paperscope/bench/gpu.sh --out r.json    # also write the JSON report to a file ($OUT/gpu_bench.json by default when $OUT is set)
 #
-# The corpus is looked up in ./shared, ../shared and bench/data/; to take it to a machine
-# that has only the repository: mkdir -p bench/data && cp ../shared/corpora/conference_abstracts.jsonl.gz bench/data/
+# The corpus is looked up in ./shared, ../shared and src/paperscope/bench/data/; to take it to a
+# machine that has only the repository:
+#   mkdir -p src/paperscope/bench/data && cp ../shared/corpora/conference_abstracts.jsonl.gz src/paperscope/bench/data/
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(dirname "$here")"
+root="$(cd "$here/../../.." && pwd)"  # the repository (this file is src/paperscope/bench/gpu.sh)
 py="${PYTHON:-}"
 if [[ -z "$py" ]]; then
   if [[ -x "$root/.venv/bin/python" ]]; then py="$root/.venv/bin/python"; else py="$(command -v python3 || command -v python)"; fi

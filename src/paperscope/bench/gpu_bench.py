@@ -16,7 +16,7 @@ Where a real weight file is not on the machine, the same architecture is built w
 weights: timings depend on shapes, not values, and the JSON says which was used.
 Leaves out: vLLM / llama.cpp (not installed there), CUDA graphs (--compile tries them).
 
-Usage: python bench/gpu_bench.py [--small] [--corpus PATH] [--out FILE.json]
+Usage: python src/paperscope/bench/gpu_bench.py [--small] [--corpus PATH] [--out FILE.json]
 """
 
 from __future__ import annotations
@@ -30,11 +30,13 @@ import platform
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]  # the repository (this file is src/paperscope/bench/gpu_bench.py)
 CORPUS_CANDIDATES = [ROOT / "shared" / "corpora" / "conference_abstracts.jsonl.gz",
                      ROOT.parent / "shared" / "corpora" / "conference_abstracts.jsonl.gz",
-                     ROOT / "bench" / "data" / "conference_abstracts.jsonl.gz"]
+                     HERE / "data" / "conference_abstracts.jsonl.gz"]
 # Peak HBM bandwidth per GPU, bytes/s (vendor figures), for the decode bound.
 BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L4": 0.3e12, "L40S": 0.864e12}
 SMOLLM2_135M = dict(vocab_size=49152, hidden_size=576, intermediate_size=1536, num_hidden_layers=30,
@@ -78,7 +80,7 @@ def read_texts(corpus: Path | None, limit: int | None) -> tuple[list[str], str]:
     return [base * (1 + (i * 7919) % 9) for i in range(n)], "synthetic"
 
 
-def sync(device):
+def sync(device: Any) -> None:
     import torch
 
     if device.type == "cuda":
@@ -86,7 +88,7 @@ def sync(device):
 
 
 # -- embeddings --------------------------------------------------------------------------
-def minilm(device, dtype):
+def minilm(device: Any, dtype: Any) -> tuple[Any, Any, str]:
     import torch
     from transformers import BertConfig, BertModel
 
@@ -109,7 +111,7 @@ def minilm(device, dtype):
     return model.to(device).eval(), tok, source
 
 
-def tokenize(tok, texts: list[str], max_len: int) -> list[list[int]]:
+def tokenize(tok: Any, texts: list[str], max_len: int) -> list[list[int]]:
     if tok is not None:
         tok.enable_truncation(max_length=max_len)
         tok.no_padding()
@@ -119,7 +121,7 @@ def tokenize(tok, texts: list[str], max_len: int) -> list[list[int]]:
             + [102] for t in texts]
 
 
-def bench_embed(device, small: bool, corpus: Path | None, batch: int, max_len: int) -> dict:
+def bench_embed(device: Any, small: bool, corpus: Path | None, batch: int, max_len: int) -> dict[str, Any]:
     import torch
 
     dtype = torch.float16 if device.type == "cuda" else torch.float32
@@ -141,7 +143,7 @@ def bench_embed(device, small: bool, corpus: Path | None, batch: int, max_len: i
         batches.append((x.to(device), m.to(device)))
     n_tokens = sum(len(r) for r in ids)
 
-    def run():
+    def run() -> Any:
         out = []
         with torch.inference_mode():
             for x, m in batches:
@@ -163,7 +165,7 @@ def bench_embed(device, small: bool, corpus: Path | None, batch: int, max_len: i
             "tokens_per_s_model": round(n_tokens / t_model)}
 
 
-def run_one(model, batches, device):
+def run_one(model: Any, batches: list[Any], device: Any) -> None:
     import torch
 
     with torch.inference_mode():
@@ -173,7 +175,7 @@ def run_one(model, batches, device):
 
 
 # -- generation --------------------------------------------------------------------------
-def smollm(device, dtype, gguf: Path | None, small: bool = False):
+def smollm(device: Any, dtype: Any, gguf: Path | None, small: bool = False) -> tuple[Any, str]:
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
@@ -196,18 +198,18 @@ def smollm(device, dtype, gguf: Path | None, small: bool = False):
     return model.to(device).eval(), "random-init (SmolLM2-135M shapes)"
 
 
-def weight_bytes(model) -> int:
-    return sum(p.numel() * p.element_size() for p in model.parameters())
+def weight_bytes(model: Any) -> int:
+    return int(sum(p.numel() * p.element_size() for p in model.parameters()))
 
 
-def kv_bytes_per_token(model, dtype_size: int) -> int:
+def kv_bytes_per_token(model: Any, dtype_size: int) -> int:
     c = model.config
     head_dim = getattr(c, "head_dim", None) or c.hidden_size // c.num_attention_heads
-    return 2 * c.num_hidden_layers * c.num_key_value_heads * head_dim * dtype_size
+    return int(2 * c.num_hidden_layers * c.num_key_value_heads * head_dim * dtype_size)
 
 
-def bench_generate(device, small: bool, gguf: Path | None, prompt_tokens: int, new_tokens: int,
-                   batches: list[int], compile_: bool) -> dict:
+def bench_generate(device: Any, small: bool, gguf: Path | None, prompt_tokens: int, new_tokens: int,
+                   batches: list[int], compile_: bool) -> dict[str, Any]:
     import torch
 
     dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
@@ -257,7 +259,7 @@ def bench_generate(device, small: bool, gguf: Path | None, prompt_tokens: int, n
     return out
 
 
-def main(argv=None) -> dict:
+def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--small", action="store_true", help="small sizes (default when no GPU)")
     ap.add_argument("--device", default="auto", help="auto | cuda | cpu")

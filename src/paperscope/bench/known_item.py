@@ -21,13 +21,15 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from paperscope.bench.corpus import default_corpus, known_item_sample, write_jsonl
 from paperscope.index.embed import Embedder, Vectors
 from paperscope.settings import EmbedSettings, RetrieveSettings, Settings
 from paperscope.text.zh import to_english_query
+
+if TYPE_CHECKING:
+    from paperscope.assistant import Assistant
 
 CUTOFFS = (1, 5, 10)
 
@@ -62,7 +64,7 @@ class MemoEmbedder:
                 self.memo[text] = vec
 
 
-def metrics(ranks: Sequence[int | None], cutoffs=CUTOFFS) -> dict:
+def metrics(ranks: Sequence[int | None], cutoffs: Sequence[int] = CUTOFFS) -> dict[str, Any]:
     """R@k and MRR from 1-based ranks of the right paper (None: not retrieved)."""
     n = max(len(ranks), 1)
     out = {f"R@{k}": round(sum(1 for r in ranks if r is not None and r <= k) / n, 4) for k in cutoffs}
@@ -79,16 +81,17 @@ def _rank(ids: Sequence[str], target: str) -> int | None:
 
 @dataclass
 class KnownItem:
-    assistant: object
-    queries: list[dict]
+    assistant: Assistant
+    memo: MemoEmbedder
+    queries: list[dict[str, Any]]
     n_papers: int
     ingest_seconds: float = 0.0
-    ingest_summary: dict = field(default_factory=dict)
+    ingest_summary: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def build(cls, data_dir: str | Path | None = None, n_papers: int = 2000, n_queries: int | None = None,
-              corpus: str | Path | None = None, embedder: str | object | None = None,
-              settings: Settings | None = None) -> "KnownItem":
+              corpus: str | Path | None = None, embedder: str | Embedder | None = None,
+              settings: Settings | None = None) -> KnownItem:
         """Ingest the sample into `data_dir` (a temp dir when None) and return the bench.
         `embedder`: a registry name ('minilm-int8', 'minilm', ...) or an Embedder object."""
         from paperscope.assistant import Assistant
@@ -102,16 +105,17 @@ class KnownItem:
         data_dir = Path(data_dir) if data_dir else Path(tempfile.mkdtemp(prefix="paperscope-known-item-"))
         papers, queries = known_item_sample(Path(corpus or default_corpus()), n_papers, n_queries)
         sample_file = write_jsonl(papers, data_dir / "known_item_papers.jsonl")
-        a = Assistant.open(data_dir, settings=settings, embedder=MemoEmbedder(inner))
+        memo = MemoEmbedder(inner)
+        a = Assistant.open(data_dir, settings=settings, embedder=memo)
         t0 = time.perf_counter()
         summary = a.ingest([sample_file])
-        return cls(a, queries, len(papers), time.perf_counter() - t0, summary.as_dict())
+        return cls(a, memo, queries, len(papers), time.perf_counter() - t0, summary.as_dict())
 
     def _query_texts(self) -> list[str]:
         return [to_english_query(q["query"]) for q in self.queries]
 
     def evaluate(self, retrieve: RetrieveSettings | None = None, which: Iterable[str] = ("bm25", "dense", "hybrid"),
-                 depth: int | None = None) -> dict:
+                 depth: int | None = None) -> dict[str, Any]:
         """Metrics per retriever. `retrieve` replaces the assistant's RetrieveSettings for this
         call only (fusion weights, rrf_k, candidates ...)."""
         a = self.assistant
@@ -120,7 +124,7 @@ class KnownItem:
         retrieve = retrieve or old_retrieve
         depth = depth or max(retrieve.candidates, max(CUTOFFS))
         texts = self._query_texts()
-        a.embedder.warm(texts)
+        self.memo.warm(texts)
         a.refresh()
         ranks: dict[str, list[int | None]] = {w: [] for w in which}
         seconds: dict[str, float] = {w: 0.0 for w in which}
@@ -145,7 +149,7 @@ class KnownItem:
                     ranks["hybrid"].append(_rank(ids, q["id"]))
         finally:
             a.settings, a.retriever.settings = old_settings, old_retrieve
-        out: dict = {"n_queries": len(self.queries), "n_papers": self.n_papers, "embedder": a.embedder.name,
+        out: dict[str, Any] = {"n_queries": len(self.queries), "n_papers": self.n_papers, "embedder": a.embedder.name,
                      "max_tokens": a.settings.embed.max_tokens, "settings": retrieve.model_dump()}
         for w in ("bm25", "dense", "hybrid"):
             if w in which:
@@ -155,7 +159,7 @@ class KnownItem:
 
 def known_item(n_papers: int = 2000, n_queries: int | None = None, variants: Sequence[RetrieveSettings] | None = None,
                data_dir: str | Path | None = None, corpus: str | Path | None = None,
-               embedder: str | object | None = None, settings: Settings | None = None) -> dict:
+               embedder: str | Embedder | None = None, settings: Settings | None = None) -> dict[str, Any]:
     """Ingest once, evaluate the default settings and every variant. Returns
     {"ingest": {...}, "results": [evaluate() per settings]}."""
     kb = KnownItem.build(data_dir, n_papers, n_queries, corpus, embedder, settings)
@@ -165,7 +169,7 @@ def known_item(n_papers: int = 2000, n_queries: int | None = None, variants: Seq
     return {"ingest": {"seconds": round(kb.ingest_seconds, 2), **kb.ingest_summary}, "results": results}
 
 
-def table(results: Sequence[dict]) -> str:
+def table(results: Sequence[dict[str, Any]]) -> str:
     """Markdown table of evaluate() results (one row per retriever and settings)."""
     rows = ["| embedder | retriever | settings | R@1 | R@5 | R@10 | MRR |", "|---|---|---|---|---|---|---|"]
     for res in results:
@@ -174,7 +178,8 @@ def table(results: Sequence[dict]) -> str:
         for w in ("bm25", "dense", "hybrid"):
             if w in res:
                 m = res[w]
-                rows.append(f"| {res['embedder']}:{res.get('max_tokens', '?')} | {w} | {tag if w == 'hybrid' else ''} | {m['R@1']:.3f} | "
+                label = f"{res['embedder']}:{res.get('max_tokens', '?')}"
+                rows.append(f"| {label} | {w} | {tag if w == 'hybrid' else ''} | {m['R@1']:.3f} | "
                             f"{m['R@5']:.3f} | {m['R@10']:.3f} | {m['MRR']:.3f} |")
     return "\n".join(rows)
 

@@ -11,7 +11,7 @@ Each job prints one JSON line: seconds (ingest only), load_seconds (model load /
 abstracts_per_s, abstracts_per_cpu_s (CPU time of all threads, load included: steadier than
 wall time on a shared machine), peak_rss_mb (this process: model + Chroma + Python). Run as
 `python -m paperscope.bench.pipelines JOB SAMPLE_FILE WORK_DIR [EMBEDDER]`.
-Leaves out: GPU runs (see bench/gpu.sh).
+Leaves out: GPU runs (see gpu.sh beside this file).
 """
 
 from __future__ import annotations
@@ -20,7 +20,12 @@ import json
 import resource
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from llama_index.core.embeddings import BaseEmbedding
 
 from paperscope.bench.corpus import embed_texts
 
@@ -37,12 +42,12 @@ def cpu_seconds() -> float:
     return use.ru_utime + use.ru_stime
 
 
-def _records(sample: Path) -> list[dict]:
+def _records(sample: Path) -> list[dict[str, Any]]:
     with open(sample, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def sentence_transformer():
+def sentence_transformer() -> Any:
     import torch  # noqa: F401  (imported here so its import time counts as load time)
     from sentence_transformers import SentenceTransformer
 
@@ -53,7 +58,7 @@ def sentence_transformer():
     return model
 
 
-def _chroma_collection(work: Path):
+def _chroma_collection(work: Path) -> tuple[Any, Any]:
     import chromadb
 
     client = chromadb.PersistentClient(path=str(work / "chroma"),
@@ -63,7 +68,7 @@ def _chroma_collection(work: Path):
     return client, col
 
 
-def run_paperscope(sample: Path, work: Path, embedder: str = "minilm-int8") -> dict:
+def run_paperscope(sample: Path, work: Path, embedder: str = "minilm-int8") -> dict[str, Any]:
     from paperscope.assistant import Assistant
     from paperscope.settings import EmbedSettings, Settings
 
@@ -80,7 +85,7 @@ def run_paperscope(sample: Path, work: Path, embedder: str = "minilm-int8") -> d
             "issues": len(summary.issues)}
 
 
-def run_naive(sample: Path, work: Path) -> dict:
+def run_naive(sample: Path, work: Path) -> dict[str, Any]:
     t0 = time.perf_counter()
     model = sentence_transformer()
     client, col = _chroma_collection(work)
@@ -102,38 +107,39 @@ def run_naive(sample: Path, work: Path) -> dict:
             "embed_seconds": embed_seconds, "batch_size": 32}
 
 
-def llama_embedding(model):
+def llama_embedding(model: Any) -> BaseEmbedding:
     """The sentence-transformers model as a llama-index embedding (no extra package)."""
     from llama_index.core.embeddings import BaseEmbedding
     from pydantic import PrivateAttr
 
     class SentenceTransformerEmbedding(BaseEmbedding):
-        _model: object = PrivateAttr()
+        _model: Any = PrivateAttr()
 
-        def __init__(self, st_model, **kwargs):
+        def __init__(self, st_model: Any, **kwargs: Any) -> None:
             super().__init__(model_name="all-MiniLM-L6-v2", **kwargs)
             self._model = st_model
 
-        def _encode(self, texts):
-            return self._model.encode(list(texts), batch_size=len(texts), normalize_embeddings=True,
-                                      convert_to_numpy=True, show_progress_bar=False).tolist()
+        def _encode(self, texts: list[str]) -> list[list[float]]:
+            vecs = self._model.encode(list(texts), batch_size=len(texts), normalize_embeddings=True,
+                                      convert_to_numpy=True, show_progress_bar=False)
+            return [list(map(float, v)) for v in vecs]
 
-        def _get_query_embedding(self, query):
+        def _get_query_embedding(self, query: str) -> list[float]:
             return self._encode([query])[0]
 
-        async def _aget_query_embedding(self, query):
+        async def _aget_query_embedding(self, query: str) -> list[float]:
             return self._get_query_embedding(query)
 
-        def _get_text_embedding(self, text):
+        def _get_text_embedding(self, text: str) -> list[float]:
             return self._encode([text])[0]
 
-        def _get_text_embeddings(self, texts):
+        def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
             return self._encode(texts)
 
     return SentenceTransformerEmbedding(model)
 
 
-def run_llama_index(sample: Path, work: Path) -> dict:
+def run_llama_index(sample: Path, work: Path) -> dict[str, Any]:
     t0 = time.perf_counter()
     from llama_index.core import Document, StorageContext, VectorStoreIndex
     from llama_index.vector_stores.chroma import ChromaVectorStore
@@ -152,12 +158,13 @@ def run_llama_index(sample: Path, work: Path) -> dict:
             "batch_size": embed.embed_batch_size}
 
 
-JOBS = {"paperscope": run_paperscope, "naive": run_naive, "llama-index": run_llama_index}
+JOBS: dict[str, Callable[..., dict[str, Any]]] = {"paperscope": run_paperscope, "naive": run_naive,
+                                                  "llama-index": run_llama_index}
 
 
 def main(argv: list[str]) -> None:
-    job, sample, work, *rest = argv
-    work = Path(work)
+    job, sample, work_dir, *rest = argv
+    work = Path(work_dir)
     work.mkdir(parents=True, exist_ok=True)
     cpu0 = cpu_seconds()
     result = JOBS[job](Path(sample), work, *rest)

@@ -19,6 +19,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from paperscope.assistant import Assistant
 
 from paperscope.bench.corpus import sample
 
@@ -47,7 +51,7 @@ def questions(corpus: Path, n: int = 200) -> list[str]:
     return list(out)[:n]
 
 
-def percentiles(seconds: list[float]) -> dict:
+def percentiles(seconds: list[float]) -> dict[str, Any]:
     ms = sorted(1000 * s for s in seconds)
     if not ms:
         return {"n": 0}
@@ -59,7 +63,7 @@ def percentiles(seconds: list[float]) -> dict:
             "max_ms": round(ms[-1], 1)}
 
 
-def latency(assistant, qs: list[str], warmup: int = 5, k: int = 10) -> dict:
+def latency(assistant: Assistant, qs: list[str], warmup: int = 5, k: int = 10) -> dict[str, Any]:
     """Warm p50/p95 of search and ask over `qs` (each question once per call type)."""
     for q in qs[:warmup]:
         assistant.search(q, k=k)
@@ -87,7 +91,7 @@ def _cli() -> list[str]:
     return [found] if found else [sys.executable, "-m", "paperscope.cli"]
 
 
-def cold_start(data_dir: Path, question: str, runs: int = 3, embedder: str | None = None) -> dict:
+def cold_start(data_dir: Path, question: str, runs: int = 3, embedder: str | None = None) -> dict[str, Any]:
     """Wall time of whole `paperscope ask QUESTION --json` processes (median of `runs`)."""
     env = dict(os.environ, PAPERSCOPE_DATA_DIR=str(data_dir))
     if embedder:

@@ -9,7 +9,7 @@ ratios, not the absolute numbers. Sections (all by default):
   same texts, and known-item R@1/R@5/MRR with each embedder (paperscope.bench.known_item).
 - queries: warm p50/p95 of search and ask on the largest paperscope ingest, and the cold
   start of a `paperscope ask` process.
-Leaves out: GPU measurements (bench/gpu.sh).
+Leaves out: GPU measurements (gpu.sh beside this file).
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from paperscope.settings import Settings
 
 from paperscope.bench.corpus import default_corpus, embed_texts, sample, write_jsonl
 from paperscope.bench.pipelines import NAIVE_MAX_TOKENS
@@ -33,7 +37,7 @@ BASELINES = ("naive", "llama-index")
 WARMUP = 5  # untimed questions before the timed ones (models loaded, indexes read)
 
 
-def machine() -> dict:
+def machine() -> dict[str, Any]:
     cpu = ""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -61,24 +65,24 @@ def have_baseline_deps() -> str | None:
     return None
 
 
-def run_job(job: str, sample_file: Path, work: Path, *args: str, timeout: float = 6 * 3600) -> dict:
+def run_job(job: str, sample_file: Path, work: Path, *args: str, timeout: float = 6 * 3600) -> dict[str, Any]:
     """One pipeline in a fresh process; its BENCH_RESULT line as a dict."""
     cmd = [sys.executable, "-m", "paperscope.bench.pipelines", job, str(sample_file), str(work), *args]
     t = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     for line in proc.stdout.splitlines():
         if line.startswith("BENCH_RESULT "):
-            out = json.loads(line[len("BENCH_RESULT "):])
+            out: dict[str, Any] = json.loads(line[len("BENCH_RESULT "):])
             out["process_seconds"] = round(time.perf_counter() - t, 2)
             return out
     raise RuntimeError(f"bench job {job} failed ({proc.returncode}): {proc.stderr[-2000:]}")
 
 
-def _round(d: dict) -> dict:
+def _round(d: dict[str, Any]) -> dict[str, Any]:
     return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in d.items()}
 
 
-def agreement(texts: list[str], max_tokens: int, reference_tokens: int = NAIVE_MAX_TOKENS) -> dict:
+def agreement(texts: list[str], max_tokens: int, reference_tokens: int = NAIVE_MAX_TOKENS) -> dict[str, Any]:
     """Cosine between the int8 vectors paperscope stores (truncated at `max_tokens`) and the
     fp32 sentence-transformers vectors of the same texts: at `reference_tokens` (what the
     naive pipeline stores) and at `max_tokens` (quantisation alone)."""
@@ -90,7 +94,7 @@ def agreement(texts: list[str], max_tokens: int, reference_tokens: int = NAIVE_M
 
     a = make_embedder(EmbedSettings(model="minilm-int8", max_tokens=max_tokens)).embed(texts)
     st = sentence_transformer()
-    out: dict = {"texts": len(texts), "max_tokens": max_tokens, "reference_tokens": reference_tokens}
+    out: dict[str, Any] = {"texts": len(texts), "max_tokens": max_tokens, "reference_tokens": reference_tokens}
     for key, tokens in (("vs_naive", reference_tokens), ("same_length", max_tokens)):
         st.max_seq_length = tokens
         b = st.encode(texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
@@ -100,7 +104,7 @@ def agreement(texts: list[str], max_tokens: int, reference_tokens: int = NAIVE_M
     return out
 
 
-def embedder_config(spec: str):
+def embedder_config(spec: str) -> tuple[str, Settings]:
     """'minilm-int8' or 'minilm:256' (registry name, optional max_tokens) -> (label, Settings)."""
     from paperscope.settings import Settings
 
@@ -119,16 +123,17 @@ def default_quality_configs() -> tuple[str, ...]:
     return (f"{embed.model}:{embed.max_tokens}", f"minilm:{NAIVE_MAX_TOKENS}")
 
 
-def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000, sections=SECTIONS,
-              baselines=BASELINES, n_questions: int = 200, known_item_papers: int = 2000,
-              known_item_embedders: tuple[str, ...] | None = None, work_dir: Path | None = None, cold_runs: int = 3,
-              log: Callable[[str], None] = lambda s: None) -> dict:
+def run_bench(n: int = 5000, corpus: str | Path | None = None, baseline_n: int = 5000,
+              sections: tuple[str, ...] = SECTIONS, baselines: tuple[str, ...] = BASELINES, n_questions: int = 200,
+              known_item_papers: int = 2000, known_item_embedders: tuple[str, ...] | None = None,
+              work_dir: str | Path | None = None, cold_runs: int = 3,
+              log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
     corpus = Path(corpus or default_corpus())
     if not corpus.exists():
         raise FileNotFoundError(f"benchmark corpus not found: {corpus}; pass --corpus PATH")
     work = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="paperscope-bench-"))
     keep = work_dir is not None
-    report: dict = {"machine": machine(), "corpus": str(corpus), "n": n, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    report: dict[str, Any] = {"machine": machine(), "corpus": str(corpus), "n": n, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     try:
         records = sample(corpus, n)
         n = report["n"] = len(records)
@@ -138,7 +143,7 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
             m = min(n, max(baseline_n, 0))
             if m:
                 part = write_jsonl(records[:m], work / f"sample_{m}.jsonl")
-                ingest: dict = {"n": m}
+                ingest: dict[str, Any] = {"n": m}
                 log(f"ingest: paperscope on {m} abstracts")
                 ingest["paperscope"] = _round(run_job("paperscope", part, work / f"paperscope_{m}"))
                 largest = (work / f"paperscope_{m}" / "data", m)
@@ -149,7 +154,8 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
                     log(f"ingest: {job} on {m} abstracts")
                     ingest[job] = _round(run_job(job, part, work / job))
                 ours = ingest["paperscope"]
-                ingest["ratios"] = {f"paperscope_vs_{job.replace('-', '_')}": round(ours["abstracts_per_s"] / ingest[job]["abstracts_per_s"], 2)
+                ingest["ratios"] = {f"paperscope_vs_{job.replace('-', '_')}":
+                                    round(ours["abstracts_per_s"] / ingest[job]["abstracts_per_s"], 2)
                                     for job in baselines if "abstracts_per_s" in ingest[job]}
                 ingest["cpu_ratios"] = {f"paperscope_vs_{job.replace('-', '_')}":
                                         round(ours["abstracts_per_cpu_s"] / ingest[job]["abstracts_per_cpu_s"], 2)
@@ -161,7 +167,7 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
                 report["scale"] = _round(run_job("paperscope", full, work / f"paperscope_{n}"))
                 largest = (work / f"paperscope_{n}" / "data", n)
         if "quality" in sections:
-            quality: dict = {}
+            quality: dict[str, Any] = {}
             texts = embed_texts(records[: min(n, 512)])
             if missing:
                 quality["agreement"] = {"skipped": missing}
@@ -215,7 +221,7 @@ def run_bench(n: int = 5000, corpus: Path | None = None, baseline_n: int = 5000,
             shutil.rmtree(work, ignore_errors=True)
 
 
-def markdown(report: dict) -> str:
+def markdown(report: dict[str, Any]) -> str:
     """The README table: one row per measurement, with the machine it ran on."""
     m = report["machine"]
     lines = [f"Machine: {m['cores']} cores, {m['cpu']} (load average {m['load_avg'][0]} at start; shared, so "

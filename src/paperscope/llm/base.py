@@ -37,7 +37,10 @@ class LLMConfigError(LLMError, ValueError):
 
 @runtime_checkable
 class LLM(Protocol):
-    name: str  # e.g. "openai-compatible:qwen2.5-1.5b", shown in notes and logs
+    @property
+    def name(self) -> str:
+        """E.g. "openai-compatible:qwen2.5-1.5b", shown in notes and logs."""
+        ...
 
     def complete(self, messages: Messages, json_schema: dict[str, Any] | None = None) -> str: ...
 

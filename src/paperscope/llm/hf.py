@@ -17,16 +17,19 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from paperscope.llm.base import LLMConfigError, LLMError, Messages, local_model_path
+from paperscope.settings import LLMSettings
 
 
 class TransformersChat:
     backend = "transformers"
 
-    def __init__(self, llm_settings, path: Path):
+    def __init__(self, llm_settings: LLMSettings, path: Path) -> None:
         self.settings, self.path = llm_settings, path
-        self._model = self._tok = None
+        self._model: Any = None
+        self._tok: Any = None
         self.device = "cpu"
         self._lock = threading.Lock()
 
@@ -34,7 +37,7 @@ class TransformersChat:
     def name(self) -> str:
         return f"transformers:{self.path.name}"
 
-    def _load(self):
+    def _load(self) -> tuple[Any, Any]:
         if self._model is not None:
             return self._model, self._tok
         try:
@@ -48,7 +51,7 @@ class TransformersChat:
         hf_logging.disable_progress_bar()
         use_cuda = torch.cuda.is_available() and self.settings.n_gpu_layers != 0
         self.device = "cuda" if use_cuda else "cpu"
-        kwargs: dict = {"local_files_only": True}
+        kwargs: dict[str, Any] = {"local_files_only": True}
         where = self.path
         if self.path.is_file():  # a .gguf file inside some directory
             where, kwargs["gguf_file"] = self.path.parent, self.path.name
@@ -62,7 +65,7 @@ class TransformersChat:
         self._model, self._tok = model.to(self.device).eval(), tok
         return self._model, self._tok
 
-    def _prepare(self, messages: Messages) -> dict:
+    def _prepare(self, messages: Messages) -> dict[str, Any]:
         model, tok = self._load()
         inputs = tok.apply_chat_template(messages, add_generation_prompt=True, return_tensors="pt",
                                          return_dict=True).to(self.device)
@@ -74,7 +77,7 @@ class TransformersChat:
     def _timed_out(self) -> LLMError:
         return LLMError(f"transformers: generation passed {self.settings.timeout:g} s (PAPERSCOPE_LLM_TIMEOUT)")
 
-    def complete(self, messages: Messages, json_schema: dict | None = None) -> str:
+    def complete(self, messages: Messages, json_schema: dict[str, Any] | None = None) -> str:
         with self._lock:
             kwargs = self._prepare(messages)
             start = time.monotonic()
@@ -82,7 +85,7 @@ class TransformersChat:
             if time.monotonic() - start >= self.settings.timeout:
                 raise self._timed_out()
             new = out[0][kwargs["input_ids"].shape[1]:]
-            return self._tok.decode(new, skip_special_tokens=True)
+            return str(self._tok.decode(new, skip_special_tokens=True))
 
     def stream(self, messages: Messages) -> Iterator[str]:
         from transformers import TextIteratorStreamer
@@ -93,7 +96,7 @@ class TransformersChat:
                                             timeout=self.settings.timeout + 5)
             failure: list[BaseException] = []
 
-            def run():
+            def run() -> None:
                 try:
                     self._model.generate(**kwargs, streamer=streamer)
                 except BaseException as exc:  # surfaced to the caller below, not lost in a thread
@@ -113,6 +116,6 @@ class TransformersChat:
             raise self._timed_out()
 
 
-def make_transformers(llm_settings) -> TransformersChat:
+def make_transformers(llm_settings: LLMSettings) -> TransformersChat:
     return TransformersChat(llm_settings, local_model_path(
         llm_settings, "the transformers backend needs a model directory or a .gguf file", file_only=False))

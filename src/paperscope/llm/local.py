@@ -17,23 +17,25 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from paperscope.llm.base import LLMConfigError, LLMError, Messages, local_model_path
+from paperscope.settings import LLMSettings
 
 
 class LlamaCppChat:
     backend = "local"
 
-    def __init__(self, llm_settings, model_path: Path):
+    def __init__(self, llm_settings: LLMSettings, model_path: Path) -> None:
         self.settings, self.model_path = llm_settings, model_path
-        self._llama = None
+        self._llama: Any = None
         self._lock = threading.Lock()
 
     @property
     def name(self) -> str:
         return f"local:{self.model_path.name}"
 
-    def _model(self):
+    def _model(self) -> Any:
         if self._llama is None:
             try:
                 from llama_cpp import Llama
@@ -42,7 +44,7 @@ class LlamaCppChat:
                                      "'paperscope[local]' (see README for CPU/CUDA build flags)") from exc
             # One thread count for prompt and generation: llama.cpp's default batch threads (all
             # CPUs) ran prompts 2.3x slower than this on a 2-vCPU box with anything else busy.
-            threads = getattr(self.settings, "threads", 0) or max(1, (os.cpu_count() or 2) // 2)
+            threads = self.settings.threads or max(1, (os.cpu_count() or 2) // 2)
             try:
                 self._llama = Llama(model_path=str(self.model_path), n_ctx=self.settings.n_ctx,
                                     n_gpu_layers=self.settings.n_gpu_layers, n_threads=threads,
@@ -52,7 +54,7 @@ class LlamaCppChat:
                                "a GGUF file llama.cpp supports? (PAPERSCOPE_LOCAL_MODEL)") from None
         return self._llama
 
-    def _generate(self, messages: Messages, response_format: dict | None = None) -> Iterator[str]:
+    def _generate(self, messages: Messages, response_format: dict[str, Any] | None = None) -> Iterator[str]:
         """Text pieces as llama.cpp samples them; stops (and raises) past the deadline.
 
         Always streamed, even for `complete`: leaving the loop is the only way to stop
@@ -75,7 +77,7 @@ class LlamaCppChat:
             finally:
                 chunks.close()
 
-    def complete(self, messages: Messages, json_schema: dict | None = None) -> str:
+    def complete(self, messages: Messages, json_schema: dict[str, Any] | None = None) -> str:
         fmt = {"type": "json_object", "schema": json_schema} if json_schema is not None else None
         return "".join(self._generate(messages, fmt))
 
@@ -83,7 +85,7 @@ class LlamaCppChat:
         yield from self._generate(messages)
 
 
-def make_local(llm_settings) -> LlamaCppChat:
+def make_local(llm_settings: LLMSettings) -> LlamaCppChat:
     return LlamaCppChat(llm_settings, local_model_path(
         llm_settings, "the local backend needs a GGUF model file (e.g. SmolLM2-135M-Instruct.Q4_1.gguf)",
         file_only=True))

@@ -26,8 +26,13 @@ import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from paperscope.llm.base import LLMConfigError, LLMError, Messages, safe_message, secret_value
+from paperscope.settings import LLMSettings
+
+if TYPE_CHECKING:
+    import openai
 
 HOSTED_URL = "https://api.openai.com/v1"
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
@@ -35,7 +40,7 @@ DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 _NON_PORTABLE = ("maxItems", "minItems")
 
 
-def portable_schema(schema):
+def portable_schema(schema: Any) -> Any:
     if isinstance(schema, dict):
         return {k: portable_schema(v) for k, v in schema.items() if k not in _NON_PORTABLE}
     if isinstance(schema, list):
@@ -46,13 +51,13 @@ def portable_schema(schema):
 class OpenAIChat:
     """Chat completions against one OpenAI-protocol endpoint."""
 
-    def __init__(self, llm_settings, *, backend: str, base_url: str, api_key: str, model: str | None,
-                 schema_modes: tuple[str, ...]):
+    def __init__(self, llm_settings: LLMSettings, *, backend: str, base_url: str, api_key: str, model: str | None,
+                 schema_modes: tuple[str, ...]) -> None:
         self.settings = llm_settings
         self.backend, self.base_url, self.model = backend, base_url.rstrip("/"), model
         self._api_key = api_key
-        self._modes = list(schema_modes)  # shrinks as the server refuses forms
-        self._client = None
+        self._modes: list[str] = list(schema_modes)  # shrinks as the server refuses forms
+        self._client: openai.OpenAI | None = None
         self._lock = threading.Lock()
 
     @property
@@ -60,7 +65,7 @@ class OpenAIChat:
         return f"{self.backend}:{self.model or '?'}"
 
     # -- plumbing -----------------------------------------------------------------------
-    def client(self):
+    def client(self) -> openai.OpenAI:
         with self._lock:
             if self._client is None:
                 import openai
@@ -70,7 +75,7 @@ class OpenAIChat:
             return self._client
 
     @contextmanager
-    def _errors(self):
+    def _errors(self) -> Iterator[None]:
         """Map SDK/HTTP failures to LLMError with a message that names no secret."""
         import openai
 
@@ -104,7 +109,7 @@ class OpenAIChat:
         self.model = models[0]
         return self.model
 
-    def _response_format(self, mode: str, schema: dict) -> dict:
+    def _response_format(self, mode: str, schema: dict[str, Any]) -> dict[str, Any]:
         if mode == "json_schema":
             strict = self.backend == "openai"
             return {"type": "json_schema", "json_schema": {
@@ -113,7 +118,7 @@ class OpenAIChat:
         return {"type": "json_object", "schema": schema}
 
     # -- the LLM protocol ---------------------------------------------------------------
-    def complete(self, messages: Messages, json_schema: dict | None = None) -> str:
+    def complete(self, messages: Messages, json_schema: dict[str, Any] | None = None) -> str:
         import openai
 
         model = self.resolve_model()
@@ -122,7 +127,7 @@ class OpenAIChat:
         modes = [m for m in self._modes if json_schema is not None] + [None]
         for mode in modes:
             kwargs = dict(base)
-            if mode is not None:
+            if mode is not None and json_schema is not None:
                 kwargs["response_format"] = self._response_format(mode, json_schema)
             with self._errors():
                 try:
@@ -148,7 +153,7 @@ class OpenAIChat:
                     yield chunk.choices[0].delta.content
 
 
-def _refuses_format(exc) -> bool:
+def _refuses_format(exc: openai.APIStatusError) -> bool:
     """A 400/422, or a 500 that blames response_format (llama-cpp-python's server answers a
     schema it cannot validate with HTTP 500)."""
     if exc.status_code in (400, 422):
@@ -156,7 +161,7 @@ def _refuses_format(exc) -> bool:
     return exc.status_code == 500 and bool(re.search(r"response_format|json_schema|grammar", _body_message(exc)))
 
 
-def _body_message(exc) -> str:
+def _body_message(exc: openai.APIStatusError) -> str:
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         err = body.get("error", body)
@@ -166,7 +171,7 @@ def _body_message(exc) -> str:
     return str(body or "")[:400]
 
 
-def _key_for_compatible(llm_settings) -> str:
+def _key_for_compatible(llm_settings: LLMSettings) -> str:
     """The key to send to a self-hosted server, or a placeholder.
 
     A key that came only from OPENAI_API_KEY is an OpenAI credential: it is not sent to some
@@ -180,7 +185,7 @@ def _key_for_compatible(llm_settings) -> str:
     return key
 
 
-def make_openai(llm_settings) -> OpenAIChat:
+def make_openai(llm_settings: LLMSettings) -> OpenAIChat:
     key = secret_value(llm_settings)
     if not key:
         raise LLMConfigError("the openai backend needs an API key: set PAPERSCOPE_LLM_API_KEY "
@@ -191,7 +196,7 @@ def make_openai(llm_settings) -> OpenAIChat:
                       schema_modes=("json_schema",))
 
 
-def make_openai_compatible(llm_settings) -> OpenAIChat:
+def make_openai_compatible(llm_settings: LLMSettings) -> OpenAIChat:
     url = (llm_settings.base_url or "").strip()
     if not url:
         raise LLMConfigError("the openai-compatible backend needs the server URL: set "

@@ -29,7 +29,8 @@ __all__ = ["CorpusStats", "Decision", "Relevance"]
 class CorpusStats(Protocol):
     """Statistics of the library a question is answered from (a `Bm25Snapshot` is one)."""
 
-    acronyms: Acronyms
+    @property
+    def acronyms(self) -> Acronyms: ...
 
     def idf(self, concepts: set[str]) -> dict[str, float]: ...
 
