@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from conftest import SEEDS, SHARED
-from paperscope import Assistant, Settings
+from paperscope import Assistant, Paper, Settings
 from paperscope.settings import ChunkSettings, EmbedSettings
 
 ORACLE = "000_a7ebabe1402f1cf3.txt:5"
@@ -175,3 +175,31 @@ def test_window_chunks_replace_old_chunks_too(tmp_path):
     assert a.ingest([src]).updated == 1
     assert chunk_ids(a, "x") == ["x#0", "x#1", "x#2"]
     assert a.search("second abstract sentence", k=1)[0].paper_id == "x"
+
+
+def test_reingest_fixes_a_library_stored_with_doubled_authors(tmp_path):
+    """A library ingested before authors were kept once (its records list each author twice, as
+    35,689 records of the shared corpus do) is fixed by ingesting the same file again."""
+    from paperscope.index.store import Chunk
+
+    doubled = ["P. Newman", "D. Cole", "K. Ho", "P. Newman", "D. Cole", "K. Ho"]
+    rec = {"id": "nc", "title": "Navigating with maps", "authors": doubled, "abstract": "We navigate with maps. It works."}
+    src = tmp_path / "p.jsonl"
+    src.write_text(json.dumps(rec) + "\n")
+    a = Assistant.open(tmp_path / "data", settings=fake_settings())
+    # What an earlier version stored: the record as read, doubled authors and all.
+    old = Paper.model_construct(paper_id="nc", abstract=rec["abstract"], title=rec["title"], authors=doubled, venue="",
+                                year=None, url="", keywords=[], tldr="", status="", source="p.jsonl", position=1)
+    chunk = Chunk(old, 0, 1, rec["abstract"], old.content_hash())
+    a.store.upsert([chunk], a.embedder.embed([rec["abstract"]]))
+    a.catalog.put([(old, old.content_hash(), 1)])
+    a.catalog.build_bm25(a.store.bump_generation())
+    assert a.catalog.papers(["nc"])["nc"].authors == ["P. Newman", "D. Cole", "K. Ho"]  # read back: once each
+    stored = json.loads(a.store.collection.get(ids=["nc#0"], include=["metadatas"])["metadatas"][0]["paper"])
+    assert stored["authors"] == doubled
+
+    s = a.ingest([src])
+    assert (s.added, s.updated, s.unchanged) == (0, 1, 0)  # the content hash changed: replaced
+    stored = json.loads(a.store.collection.get(ids=["nc#0"], include=["metadatas"])["metadatas"][0]["paper"])
+    assert stored["authors"] == ["P. Newman", "D. Cole", "K. Ho"]
+    assert a.ingest([src]).unchanged == 1
