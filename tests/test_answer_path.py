@@ -34,7 +34,7 @@ def test_plan_abstains_for_a_typed_reason(fake_assistant, question, filters, rea
     assert answer.abstained and answer.backend == "abstain" and answer.notes == []
     expected_start = {AbstainReason.NO_SEARCHABLE_WORDS: "The question has no searchable words",
                       AbstainReason.NO_MATCH_FOR_FILTERS: "No paper matches the filters: venue='NeurIPS'",
-                      AbstainReason.NO_SUPPORTING_PAPER: "No paper in the corpus addresses this question."}[reason]
+                      AbstainReason.NO_SUPPORTING_PAPER: "No paper in the corpus addresses this question"}[reason]
     assert answer.text.startswith(expected_start)
 
 

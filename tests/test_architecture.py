@@ -101,7 +101,7 @@ def layer(module: str) -> int:
 def test_the_module_map_finds_every_package():
     mods = modules()
     for name in ("paperscope.assistant", "paperscope.index.catalog", "paperscope.ingest.readers",
-                 "paperscope.ingest.pipeline", "paperscope.ui.app", "paperscope.relevance.scoring"):
+                 "paperscope.ingest.pipeline", "paperscope.ui.app", "paperscope.relevance.model"):
         assert name in mods, name
     assert all(layer(m) < len(LAYERS) for m in mods), [m for m in mods if layer(m) == len(LAYERS)]
 

@@ -162,7 +162,9 @@ def test_empty_library_says_to_ingest_and_names_a_library_built_with_other_setti
     assert ans.abstained and not ans.citations
     assert fresh.store.name in ans.text and "other settings" in ans.text and "paperscope ingest" in ans.text, ans.text
     other.ingest([SEEDS])  # re-ingesting under the new settings fills the new collection
-    assert other.ask("Which papers address MoE latency?").citations
+    ans = other.ask("Which papers address MoE latency?")
+    assert "other settings" not in ans.text and "nothing is ingested" not in ans.text, ans.text
+    assert other.search("MoE latency", k=3)
 
 
 def test_window_chunks_replace_old_chunks_too(tmp_path):

@@ -18,7 +18,23 @@ def test_marker_after_closing_quote_stays_with_its_sentence():
 
 
 def test_terms_drop_stopwords_and_stem():
-    assert terms("Which papers address Mixture-of-Experts latency?") == ["mixtur", "expert", "latenc"]
+    assert terms("Which papers address Mixture-of-Experts latency?") == ["mixtur", "expert", "latenc", "mixtureofexpert"]
+
+
+def test_hyphen_compounds_meet_their_joined_and_spaced_forms():
+    """SciFact writes "birth weight", "birth-weight" and "birthweight": BM25 matches all three."""
+    from paperscope.index.bm25 import Bm25Snapshot
+
+    snap = Bm25Snapshot.build("g", ["joined", "other"], ["Low birthweight in infants.", "Adult height and diet."])
+    assert [pid for pid, _ in snap.search("birth-weight of infants", 5)][0] == "joined"
+    assert [pid for pid, _ in snap.search("low birth weight", 5)][0] == "joined"
+
+
+def test_acronyms_spelled_by_word_prefixes():
+    from paperscope.text.acronyms import acronym_definitions
+
+    found = dict(acronym_definitions("We use Neural Radiance Fields (NeRF) and 3D Gaussian Splatting (3DGS)."))
+    assert found == {"NeRF": "Neural Radiance Fields", "3DGS": "3D Gaussian Splatting"}
 
 
 def test_concept_joins_inflections_but_not_unrelated_words():
@@ -62,7 +78,7 @@ def _reference_acronym_definitions(text: str) -> list[tuple[str, str]]:
     from paperscope.text.acronyms import acronym_expansion
 
     out = []
-    for m in re.finditer(r"((?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,8})\(([A-Z][A-Za-z0-9]{1,9})\)", text):
+    for m in re.finditer(r"((?:[A-Za-z0-9][A-Za-z0-9]*[\s-]+){1,8})\(((?=[A-Za-z0-9]*[A-Z])[A-Z0-9][A-Za-z0-9]{1,9})\)", text):
         expansion = acronym_expansion(m.group(2), [w for w in re.split(r"[\s-]+", m.group(1)) if w])
         if expansion is not None:
             out.append((m.group(2), expansion))

@@ -244,7 +244,7 @@ def build_app(assistant: Assistant) -> gr.Blocks:
                     year = gr.Dropdown(year_choices(assistant), value=ANY, label="Year", elem_id="ps-year")
                     author = gr.Textbox(label="Author contains", placeholder="e.g. Hashimoto", elem_id="ps-author")
                 with gr.Accordion("Answer", open=True):
-                    k = gr.Slider(1, 10, value=assistant.settings.answer.max_citations, step=1,
+                    k = gr.Slider(1, 30, value=assistant.settings.answer.max_citations, step=1,
                                   label="Most papers cited", elem_id="ps-k")
                     choices = backend_choices(assistant)
                     backend = gr.Dropdown(choices, value=choices[0], label="Answer backend",

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from urllib.parse import urlparse
 
 from paperscope.answer.markers import MARKER
-from paperscope.records import Answer, Citation
+from paperscope.answer.plan import RELATED_HEAD
+from paperscope.records import Answer, Citation, NearestPaper
 
 CONTEXT_CHARS = 220  # abstract text kept on each side of the quote in a card's excerpt
 
@@ -140,16 +141,21 @@ def _footer(answer: Answer) -> str:
     return f'<div class="ps-foot">{sep.join(bits)}</div>{notes}'
 
 
-def abstention(answer: Answer) -> str:
-    lines = (answer.text or "").splitlines()
-    headline = lines[0] if lines else "No paper in the library covers this question."
+def _paper_list(papers: list[NearestPaper]) -> str:
     items = []
-    for near in answer.nearest:
+    for near in papers:
         url = safe_url(near.url)
         title = esc(near.title or near.paper_id)
         items.append(f'<li><a href="{esc(url)}" target="_blank" rel="noopener noreferrer">{title}</a></li>'
                      if url else f"<li>{title}</li>")
-    nearest = (f'<div class="ps-near-head">Nearest papers (not matches):</div><ul class="ps-near">{"".join(items)}</ul>'
+    return "".join(items)
+
+
+def abstention(answer: Answer) -> str:
+    lines = (answer.text or "").splitlines()
+    headline = lines[0] if lines else "No paper in the library covers this question."
+    items = _paper_list(answer.nearest)
+    nearest = (f'<div class="ps-near-head">Nearest papers (weaker matches):</div><ul class="ps-near">{items}</ul>'
                if items else "".join(f"<div>{esc(line)}</div>" for line in lines[1:]))
     return (f'<div class="ps-answer ps-abstain"><div class="ps-abstain-head">{esc(headline)}</div>'
             f"{nearest}{_footer(answer)}</div>")
@@ -160,12 +166,15 @@ def answer_html(answer: Answer, turn: int, abstract_of: Callable[[str], str]) ->
     if answer.abstained:
         return abstention(answer)
     anchors = {c.marker: f"ps-{turn}-{c.marker}" for c in answer.citations}
-    text = link_markers(_lines(answer.text), anchors)
+    body = answer.text.split(RELATED_HEAD)[0].rstrip() if answer.related else answer.text
+    text = link_markers(_lines(body), anchors)
     cards = "".join(card(c, abstract_of(c.paper_id), anchors[c.marker]) for c in answer.citations)
     label = f"Sources ({len(answer.citations)})" if answer.citations else ""
+    related = (f'<div class="ps-near-head">{esc(RELATED_HEAD)} (not cited):</div>'
+               f'<ul class="ps-near ps-related">{_paper_list(answer.related)}</ul>') if answer.related else ""
     return (f'<div class="ps-answer"><div class="ps-text">{text}</div>'
             + (f'<div class="ps-cards-head">{label}</div><div class="ps-cards">{cards}</div>' if cards else "")
-            + f"{_footer(answer)}</div>")
+            + f"{related}{_footer(answer)}</div>")
 
 
 def pending_html(text: str) -> str:

@@ -22,10 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import numpy.typing as npt
+
 from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, Draft, History
-from paperscope.answer.extractive import ExtractiveAnswerer
-from paperscope.answer.plan import AbstainReason, Plan, abstention_text
+from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
+from paperscope.answer.followup import is_follow_up
+from paperscope.answer.plan import AbstainReason, Plan, abstention_text, related_text
 from paperscope.answer.verify import Verified, removal_notes, verify
 from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
@@ -33,25 +37,38 @@ from paperscope.index.embed import Embedder, make_embedder
 from paperscope.index.store import ChromaStore
 from paperscope.ingest.pipeline import IngestSummary, ingest_paths
 from paperscope.records import Answer, Evidence, Hit, NearestPaper
-from paperscope.relevance import Relevance
+from paperscope.relevance import Relevance, Scored
+from paperscope.relevance.features import QuestionVectors
+from paperscope.relevance.question import Question
 from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import redact
 from paperscope.settings import Settings
-from paperscope.text.analyzer import STOPWORDS, raw_terms, terms
-from paperscope.text.zh import to_english_query
+from paperscope.text.analyzer import terms
+from paperscope.text.zh import gloss_for_analysis, to_english_query
 
 if TYPE_CHECKING:
     from paperscope.integrations.llama_index import PaperscopeRetriever
 
 MAX_QUESTION_CHARS = 2000
-_ANAPHORA = {"it", "its", "they", "them", "their", "this", "that", "these", "those", "such"}
-_REFERRING = ("the paper", "the papers", "the method", "the model", "the models", "the authors",
-              "the approach", "the work", "the same", "above", "previous", "mentioned")
+GUARANTEED_PER_RETRIEVER = 10  # each retriever's top papers always reach the relevance model
+# find_all reads this far down each retriever's list (and BM25's for the query's variants). At
+# 85,864 abstracts the union of BM25 and dense top 1,000 plus the variants held 99.4% of the
+# papers of 28 title-labelled topics (paperscope bench --list-all; README).
+FIND_ALL_DEPTH = 1000
+QUOTE_BATCH = 25  # find_all quotes (and streams) its list this many papers at a time
 FilterArg = Filters | Mapping[str, Any] | None
 
 
 class QuestionError(ValueError):
     """The question cannot be answered as given (empty, no searchable words)."""
+
+
+@dataclass(frozen=True)
+class Candidates:
+    question: Question
+    vectors: QuestionVectors
+    hits: list[Hit]
+    chunk_vectors: dict[str, npt.NDArray[np.float32]]
 
 
 @dataclass(frozen=True)
@@ -62,14 +79,6 @@ class TextPiece:
 
 
 Event = TextPiece | Answer
-
-
-def is_follow_up(question: str) -> bool:
-    words = raw_terms(question)
-    content = [w for w in words if w not in STOPWORDS]
-    lowered = f" {question.lower()} "
-    refers = any(w in _ANAPHORA for w in words) or any(f" {p}" in lowered for p in _REFERRING)
-    return refers and len(content) <= 4
 
 
 class Assistant:
@@ -147,19 +156,42 @@ class Assistant:
         self.refresh()
         return self.retriever.search(query, k=k, filters=filters)
 
-    def evidence(self, question: str, k: int | None = None, filters: FilterArg = None,
-                 restrict: set[str] | None = None, snapshot: Bm25Snapshot | None = None) -> list[Evidence]:
-        """The papers `ask` would weigh for `question` (the best `k`, default
-        `PAPERSCOPE_ANSWER_CONTEXT_PAPERS`), scored by relevance, best support first."""
-        if snapshot is None:
-            question = self._check_question(question)[0]
-            self.refresh()
-            snapshot = self.catalog.snapshot()
+    def candidates(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
+                   restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False) -> Candidates:
+        """What the relevance model reads for `question`: the analysed question and its vectors, the
+        hits (the best `k` fused, default `PAPERSCOPE_ANSWER_CONTEXT_PAPERS`, plus each retriever's
+        top 10) and their stored chunk vectors. `deep` (find_all): every paper in either
+        retriever's top `FIND_ALL_DEPTH`, and BM25's for the acronym/expansion variants."""
         english = to_english_query(question)
         qvec = self.embedder.embed([english])[0]
-        hits = self.retriever.search(english, k=k or self.settings.answer.context_papers, filters=filters,
-                                     restrict=restrict, vector=qvec, snapshot=snapshot)
-        return self.relevance.score(question, qvec, [h.paper for h in hits if h.paper], snapshot)
+        if deep:
+            hits = self.retriever.search(english, k=2 * FIND_ALL_DEPTH, filters=filters, restrict=restrict, vector=qvec,
+                                         snapshot=snapshot, exclude=exclude, depth=FIND_ALL_DEPTH, variants=True)
+        else:
+            hits = self.retriever.search(english, k=k or self.settings.answer.context_papers, filters=filters,
+                                         restrict=restrict, vector=qvec, snapshot=snapshot,
+                                         each=GUARANTEED_PER_RETRIEVER, exclude=exclude)
+        q = self.relevance.analyze(gloss_for_analysis(question), snapshot)
+        chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
+        return Candidates(q, self.relevance.vectors(q, qvec), hits, self.store.paper_vectors(chunks))
+
+    def scored(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
+               restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False) -> Scored:
+        """`candidates`, each with the relevance model's probability, most likely first."""
+        c = self.candidates(question, snapshot, filters, k, restrict, exclude, deep)
+        return self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
+
+    def evidence(self, question: str, k: int | None = None, filters: FilterArg = None,
+                 restrict: set[str] | None = None) -> list[Evidence]:
+        """The papers `ask` would weigh for `question`, most likely to address it first; the
+        first `k` (default all) have their sentences ranked for quoting."""
+        question = self._check_question(question)[0]
+        self.refresh()
+        snapshot = self.catalog.snapshot()
+        scored = self.scored(question, snapshot, filters, restrict=restrict)
+        top = scored.evidence[:k] if k else scored.evidence
+        self.relevance.quote(scored, top, snapshot)
+        return top
 
     def as_retriever(self, k: int = 5, filters: FilterArg = None) -> PaperscopeRetriever:
         """This library as a LlamaIndex retriever: the `k` best-supported papers per query, as
@@ -167,8 +199,7 @@ class Assistant:
         from paperscope.integrations.llama_index import PaperscopeRetriever
 
         def search(question: str) -> list[Evidence]:
-            depth = max(k, self.settings.answer.context_papers)  # weigh as many papers as `ask` does
-            return self.evidence(question, k=depth, filters=filters)[:k]
+            return self.evidence(question, k=k, filters=filters)
 
         return PaperscopeRetriever(search)
 
@@ -183,43 +214,56 @@ class Assistant:
             notes.append(f"question truncated to its first {MAX_QUESTION_CHARS} characters")
         return question, notes
 
-    def threshold(self) -> float:
-        return self.relevance.threshold()
+    def _prepare(self, question: str, filters: FilterArg) -> tuple[Plan, Bm25Snapshot]:
+        """The question checked and this question's library pinned; the plan abstains already
+        when the library is empty, the question has no words or the filters match nothing."""
+        question, notes = self._check_question(question)
+        self.refresh()
+        snapshot = self.catalog.snapshot()  # this question's library, whatever is ingested meanwhile
+        plan = Plan(question, question, notes=notes)
+        if len(snapshot) == 0:
+            plan.abstain, plan.detail = AbstainReason.EMPTY_LIBRARY, self.empty_reason()
+        elif not terms(to_english_query(question)):
+            plan.abstain = AbstainReason.NO_SEARCHABLE_WORDS
+        else:
+            f = Filters.of(filters)
+            matching = self.catalog.allowed(f.venue, f.year, f.author) if f is not None and not f.empty() else None
+            if matching is not None and not matching & snapshot.positions.keys():
+                known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
+                wanted = ", ".join(f"{k}={v!r}" for k, v in vars(f).items() if v not in (None, ""))
+                plan.abstain, plan.detail = AbstainReason.NO_MATCH_FOR_FILTERS, f"{wanted} (venues in the corpus: {known})"
+        return plan, snapshot
 
     def plan(self, question: str, history: History | None = None, filters: FilterArg = None,
              max_citations: int | None = None) -> Plan:
         """What `question` gets: the papers to cite, or why it abstains. Raises QuestionError."""
-        question, notes = self._check_question(question)
-        self.refresh()
-        snapshot = self.catalog.snapshot()  # this question's library, whatever is ingested meanwhile
-        if len(snapshot) == 0:
-            return Plan(question, question, abstain=AbstainReason.EMPTY_LIBRARY, detail=self.empty_reason(), notes=notes)
-        if not terms(to_english_query(question)):
-            return Plan(question, question, abstain=AbstainReason.NO_SEARCHABLE_WORDS, notes=notes)
-        f = Filters.of(filters)
-        if f is not None and not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author) & snapshot.positions.keys():
-            known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
-            wanted = ", ".join(f"{k}={v!r}" for k, v in vars(f).items() if v not in (None, ""))
-            return Plan(question, question, abstain=AbstainReason.NO_MATCH_FOR_FILTERS,
-                        detail=f"{wanted} (venues in the corpus: {known})", notes=notes)
+        base, snapshot = self._prepare(question, filters)
+        if base.abstain is not None:
+            return base
+        question, notes = base.question, base.notes
         limit = max_citations or self.settings.answer.max_citations
         prior = [a for _, a in (history or []) if a.citations]
         if prior and is_follow_up(question):
             last = prior[-1]
-            standalone = f"{question} (follow-up to: {last.standalone_question or last.question})"
+            earlier = last.standalone_question or last.question
+            standalone = f"{question} (follow-up to: {earlier})"
             try:  # an LLM can resolve "it"/"the models" into a full question
                 standalone = self.answerer.rewrite(question, history or []) or standalone
             except Exception as exc:
                 notes.append(f"follow-up rewrite failed ({type(exc).__name__}: {_safe(exc)}); used the heuristic")
-            restricted = self.evidence(question, filters=filters, restrict={c.paper_id for c in last.citations},
-                                       snapshot=snapshot)
-            decision = self.relevance.decide(restricted, limit, follow_up=True)
+            # Which of the previous answer's papers is meant: judged with the earlier question's
+            # topic; what to quote: judged with the follow-up's own words.
+            scored = self.scored(f"{question} {earlier}", snapshot, filters, restrict={c.paper_id for c in last.citations})
+            decision = self.relevance.decide(scored, snapshot, limit, follow_up=True)
             if not decision.abstain:
-                return Plan(question, standalone, restricted[:1], decision.cited, notes=notes)
-        evidence = self.evidence(question, filters=filters, snapshot=snapshot)
-        decision = self.relevance.decide(evidence, limit)
-        return Plan(question, question, evidence, decision.cited,
-                    abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes)
+                focus = to_english_query(question)
+                self.relevance.quote(scored, decision.cited, snapshot, focus, self.embedder.embed([focus])[0])
+                return Plan(question, standalone, scored.evidence, decision.cited, notes=notes)
+        scored = self.scored(question, snapshot, filters)
+        decision = self.relevance.decide(scored, snapshot, limit)
+        self.relevance.quote(scored, decision.cited + decision.related, snapshot)
+        return Plan(question, question, scored.evidence, decision.cited, decision.related, decision.uncovered,
+                    decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes)
 
     def stream(self, question: str, history: History | None = None, filters: FilterArg = None,
                max_citations: int | None = None, *, live: bool = True) -> Iterator[Event]:
@@ -256,7 +300,11 @@ class Assistant:
                 backend = f"extractive (fallback from {backend})"
         timings["answer_s"] = time.perf_counter() - t1
         timings["total_s"] = time.perf_counter() - t0
-        yield Answer(text=checked.text, citations=checked.citations, abstained=False, backend=backend,
+        text = checked.text
+        if plan.related:
+            text += "\n\n" + related_text(plan.related)
+        yield Answer(text=text, citations=checked.citations, abstained=False, backend=backend,
+                     related=[_nearest(ev) for ev in plan.related],
                      question=plan.question, standalone_question=plan.standalone, notes=notes,
                      evidence_ids=[ev.paper.paper_id for ev in plan.evidence], timings=timings)
 
@@ -267,15 +315,62 @@ class Assistant:
         assert isinstance(answer, Answer)
         return answer
 
+    def find_all(self, question: str, filters: FilterArg = None) -> Answer:
+        """Every paper in the library that addresses `question`, best first, no cap: the same
+        relevance decision as `ask`, over candidates gathered deep (see `stream_all`)."""
+        *_, answer = self.stream_all(question, filters)
+        assert isinstance(answer, Answer)
+        return answer
+
+    def stream_all(self, question: str, filters: FilterArg = None) -> Iterator[Event]:
+        """`find_all` as events: the heading (count, overview by venue), then the listed papers
+        `QUOTE_BATCH` at a time as their quotes are chosen, then the verified `Answer`."""
+        t0 = time.perf_counter()
+        plan, snapshot = self._prepare(question, filters)
+        timings: dict[str, float] = {}
+        scored: Scored | None = None
+        if plan.abstain is None:
+            scored = self.scored(plan.question, snapshot, filters, deep=True)
+            decision = self.relevance.decide(scored, snapshot, None, every=True)
+            plan.evidence, plan.cited, plan.related = scored.evidence, decision.cited, decision.related
+            plan.uncovered, plan.partial = decision.uncovered, decision.partial
+            if decision.abstain:
+                plan.abstain = AbstainReason.NO_SUPPORTING_PAPER
+        timings["retrieve_s"] = time.perf_counter() - t0
+        if plan.abstain is not None:
+            timings["total_s"] = time.perf_counter() - t0
+            yield self._abstention(plan, timings)
+            return
+        assert scored is not None
+        heading = list_heading(plan.cited)
+        yield TextPiece(heading)
+        lines, quotes = [heading], {}
+        for start in range(0, len(plan.cited), QUOTE_BATCH):
+            batch = plan.cited[start:start + QUOTE_BATCH]
+            self.relevance.quote(scored, batch, snapshot)
+            for ev in batch:
+                quotes[ev.marker] = ev.best_sentence
+                lines.append(paper_line(ev))
+                yield TextPiece("\n" + lines[-1])
+        checked = verify("\n".join(lines), plan.cited, quotes)
+        timings["total_s"] = time.perf_counter() - t0
+        yield Answer(text=checked.text, citations=checked.citations, backend="extractive (list)",
+                     question=plan.question, standalone_question=plan.question, notes=plan.notes,
+                     related=[_nearest(ev) for ev in plan.related],
+                     evidence_ids=[ev.paper.paper_id for ev in plan.evidence], timings=timings)
+
     def _abstention(self, plan: Plan, timings: dict[str, float]) -> Answer:
         return Answer(
             text=abstention_text(plan), citations=[], abstained=True, backend="abstain",
             question=plan.question, standalone_question=plan.standalone, notes=plan.notes,
             evidence_ids=[ev.paper.paper_id for ev in plan.evidence],
-            nearest=[NearestPaper(paper_id=ev.paper.paper_id, title=ev.paper.display_title, url=ev.paper.url,
-                                  score=ev.support) for ev in plan.nearest],
+            nearest=[_nearest(ev) for ev in plan.nearest],
             timings=timings,
         )
+
+
+def _nearest(ev: Evidence) -> NearestPaper:
+    return NearestPaper(paper_id=ev.paper.paper_id, title=ev.paper.display_title, url=ev.paper.url, score=ev.support)
 
 
 def _pieces(draft: Generator[str, None, Draft]) -> Generator[TextPiece, None, Draft]:

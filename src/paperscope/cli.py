@@ -267,29 +267,6 @@ def eval_cmd(file: Path, data_dir: str | None, as_json: bool) -> None:
         click.echo(f"{key:22s} {value}")
 
 
-@main.command(epilog="\b\nExample:\n  paperscope calibrate ../shared/corpora/conference_abstracts.jsonl.gz --papers 1000")
-@click.argument("corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--papers", type=int, default=1000, show_default=True, help="Papers to index.")
-@click.option("--questions", type=int, default=200, show_default=True, help="Questions per set.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@friendly
-def calibrate(corpus: Path, papers: int, questions: int, as_json: bool) -> None:
-    """Measure the abstention threshold on a keyworded corpus (see README: Abstention)."""
-    from paperscope.bench.calibrate import calibrate as run
-
-    report = run(corpus, papers, questions)
-    if as_json:
-        click.echo(json.dumps(report))
-        return
-    click.echo(f"embedder {report['embedder']}: {report['answerable']} answerable / {report['unanswerable']} "
-               f"unanswerable questions over {report['papers']} papers")
-    for row in report["table"]:
-        click.echo(f"  threshold {row['threshold']:.2f}: answers {row['answer_rate_on_answerable']:.1%} of answerable, "
-                   f"abstains on {row['abstain_rate_on_unanswerable']:.1%} of unanswerable")
-    click.echo(f"best threshold {report['threshold']} (balanced accuracy {report['balanced_accuracy']}); "
-               "set PAPERSCOPE_ANSWER_MIN_SUPPORT to use another")
-
-
 def _register_optional_commands() -> None:
     """Commands whose modules may be absent in a slim install register themselves here."""
     import importlib

@@ -102,6 +102,7 @@ class Hit(BaseModel):
     source: str = ""
     position: int | None = None
     bm25_rank: int | None = None
+    bm25_score: float = 0.0
     dense_rank: int | None = None
     dense_score: float = 0.0
     paper: Paper | None = Field(default=None, exclude=True, repr=False)
@@ -142,6 +143,7 @@ class Answer(BaseModel):
     backend: str = "extractive"
     citations: list[Citation] = Field(default_factory=list)
     nearest: list[NearestPaper] = Field(default_factory=list)  # for abstentions: titles, not citations
+    related: list[NearestPaper] = Field(default_factory=list)  # weaker matches shown apart, not citations
     question: str = ""
     standalone_question: str = ""
     evidence_ids: list[str] = Field(default_factory=list)  # papers considered, best support first

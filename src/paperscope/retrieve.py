@@ -87,9 +87,16 @@ class Retriever:
 
     def search(self, query: str, k: int | None = None, filters: Filters | Mapping[str, Any] | None = None,
                restrict: set[str] | None = None, vector: npt.NDArray[np.float32] | None = None,
-               snapshot: Bm25Snapshot | None = None) -> list[Hit]:
-        """Top-k papers for `query`. `restrict` limits results to given paper ids (follow-ups);
-        `snapshot` is the library to search (default: the catalog's current one)."""
+               snapshot: Bm25Snapshot | None = None, each: int = 0, exclude: set[str] | None = None,
+               depth: int | None = None, variants: bool = False) -> list[Hit]:
+        """Top-k papers for `query`, best fused first. `restrict` limits results to given paper
+        ids (follow-ups), `exclude` leaves some out; `snapshot` is the library to search (default:
+        the catalog's current one). `each` > 0 also keeps each retriever's top `each` papers
+        beyond k, so fusion never drops a paper that one retriever ranks high and the other
+        misses (a spelling variant BM25 cannot match, a paraphrase only dense finds). `depth` is
+        how far down each retriever's list to read (default: the candidates setting, or k);
+        `variants` also gathers (without changing any score or rank) the papers BM25 finds for the
+        query with its acronym <-> expansion variants ("NeRF" <-> "neural radiance fields")."""
         k = k or self.settings.k
         if snapshot is None:
             snapshot = self.catalog.snapshot()
@@ -98,19 +105,27 @@ class Retriever:
             filters.venue, filters.year, filters.author)
         if restrict is not None:
             allowed = set(restrict) if allowed is None else allowed & set(restrict)
+        if exclude:
+            allowed = (set(snapshot.ids) if allowed is None else allowed) - exclude
         if allowed is not None and not allowed:
             return []
         text = to_english_query(query)
-        n = max(self.settings.candidates, k)
+        n = depth or max(self.settings.candidates, k)
         lexical = snapshot.search(text, n, allowed)
+        extra = snapshot.search(text, n, allowed, extra_terms=snapshot.variants(text)) if variants else []
         if vector is None:
             vector = self.embedder.embed([text])[0]
         dense = self.dense(vector, n, filters, allowed, snapshot)
         fused = rrf([([p for p, _ in lexical], self.settings.bm25_weight),
                      ([p for p, _ in dense], self.settings.dense_weight)], self.settings.rrf_k)
         order = sorted(fused, key=lambda pid: -fused[pid])[:k]
+        if each or extra:
+            seen = set(order)
+            keep = [p for p, _ in lexical[:each]] + [p for p, _ in dense[:each]] + [p for p, _ in extra]
+            order += [pid for pid in dict.fromkeys(keep) if pid not in seen]
         papers = self.catalog.papers(order)
         b_rank = {pid: i + 1 for i, (pid, _) in enumerate(lexical)}
+        b_score = dict(lexical)
         d_rank = {pid: i + 1 for i, (pid, _) in enumerate(dense)}
         d_score = dict(dense)
         hits: list[Hit] = []
@@ -121,7 +136,8 @@ class Retriever:
             hits.append(Hit(
                 paper_id=pid, title=paper.display_title, score=round(fused[pid], 6), authors=paper.authors,
                 venue=paper.venue, year=paper.year, url=paper.url, source=paper.source, position=paper.position,
-                bm25_rank=b_rank.get(pid), dense_rank=d_rank.get(pid), dense_score=round(d_score.get(pid, 0.0), 4),
+                bm25_rank=b_rank.get(pid), bm25_score=round(b_score.get(pid, 0.0), 4), dense_rank=d_rank.get(pid),
+                dense_score=round(d_score.get(pid, 0.0), 4),
                 paper=paper,
             ))
         return hits

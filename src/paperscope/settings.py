@@ -134,16 +134,20 @@ class RetrieveSettings(_Section):
 class AnswerSettings(_Section):
     model_config = _cfg("PAPERSCOPE_ANSWER_")
 
-    max_citations: int = Field(default=5, ge=1, description="Most papers cited in one answer.")
-    context_papers: int = Field(default=12, ge=1, description="Papers whose sentences are scored for an answer.")
-    min_support: float | None = Field(
-        default=None,
-        description="Support score below which the assistant abstains. Unset: the calibrated "
-        "default of the embedder (see paperscope.answer.support).",
+    max_citations: int = Field(default=15, ge=1, description="Most papers cited in one answer (`find_all` has no cap).")
+    context_papers: int = Field(
+        default=30, ge=1,
+        description="Candidate papers the relevance model weighs for an answer (plus each retriever's top 10).",
     )
-    relative_cutoff: float = Field(
-        default=0.85, ge=0, le=1,
-        description="A paper is cited only if its support is at least this share of the best one's.",
+    cite_threshold: float | None = Field(
+        default=None, ge=0, le=1,
+        description="Probability (relevance model) from which a paper is cited. Unset: the threshold "
+        "measured on held-out questions, stored with the model.",
+    )
+    related_threshold: float | None = Field(
+        default=None, ge=0, le=1,
+        description="Probability from which a paper below the cite threshold is shown apart as related. "
+        "Unset: the model's measured value.",
     )
 
 

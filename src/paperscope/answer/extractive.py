@@ -34,7 +34,24 @@ class ExtractiveAnswerer(Answerer):
         lines = [lead]
         quotes: dict[int, str] = {}
         for ev in evidence:
-            quote = ev.best_sentence
-            quotes[ev.marker] = quote
-            lines.append(f"- {ev.paper.display_title}{where(ev)}: \u201c{quote}\u201d [{ev.marker}]")
+            quotes[ev.marker] = ev.best_sentence
+            lines.append(paper_line(ev))
         return Draft("\n".join(lines), quotes)
+
+
+def paper_line(ev: Evidence) -> str:
+    """One listed paper: title, authors and venue, its quote, its marker."""
+    return f"- {ev.paper.display_title}{where(ev)}: \u201c{ev.best_sentence}\u201d [{ev.marker}]"
+
+
+def list_heading(cited: list[Evidence], groups: int = 6) -> str:
+    """"N papers in the library address this", with an overview by venue and year."""
+    counts: dict[str, int] = {}
+    for ev in cited:
+        key = " ".join(x for x in (ev.paper.venue, str(ev.paper.year or "")) if x) or "no venue given"
+        counts[key] = counts.get(key, 0) + 1
+    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    shown = ", ".join(f"{name} ({n})" for name, n in top[:groups])
+    more = f", {len(top) - groups} more venues" if len(top) > groups else ""
+    noun = "paper in the library addresses" if len(cited) == 1 else "papers in the library address"
+    return f"{len(cited)} {noun} this, best match first. By venue: {shown}{more}."

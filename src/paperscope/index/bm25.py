@@ -12,6 +12,7 @@ Leaves out: incremental updates (a rebuild of 85,864 abstracts takes ~40 s).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -24,10 +25,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from paperscope.text.acronyms import Acronyms
-from paperscope.text.analyzer import concept, terms
+from paperscope.text.analyzer import adjacent_joins, concept, terms
 
 if TYPE_CHECKING:
     import bm25s
+
+# Part of each snapshot's directory name; bumped when what a snapshot holds changes, so an older
+# build is never loaded (2: hyphen compounds in the analyzer, stem_df; 3: acronyms spelled by word prefixes).
+LAYOUT = 3
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,7 @@ class Bm25Snapshot:
     df: dict[str, int] = field(default_factory=dict)
     acronyms: Acronyms = field(default_factory=Acronyms)
     positions: dict[str, int] = field(default_factory=dict)
+    stem_df: dict[str, int] = field(default_factory=dict)  # documents per analyzer term (relevance IDF)
 
     def __post_init__(self) -> None:
         if not self.positions and self.ids:
@@ -62,10 +68,13 @@ class Bm25Snapshot:
             bm25 = bm25s.BM25(k1=1.2, b=0.75)
             bm25.index(corpus, show_progress=show_progress)
         df: dict[str, int] = {}
+        stem_df: dict[str, int] = {}
         for doc in corpus:
+            for t in set(doc):
+                stem_df[t] = stem_df.get(t, 0) + 1
             for c in {concept(t) for t in doc}:
                 df[c] = df.get(c, 0) + 1
-        return cls(generation, tuple(ids), bm25, df, acronyms)
+        return cls(generation, tuple(ids), bm25, df, acronyms, stem_df=stem_df)
 
     def save(self, prefix: Path) -> None:
         """Write `<prefix>.<generation>` (complete or not at all), then remove older generations."""
@@ -78,6 +87,7 @@ class Bm25Snapshot:
                 self.bm25.save(str(tmp), show_progress=False)
             (tmp / "ids.json").write_text(json.dumps({"generation": self.generation, "ids": list(self.ids)}))
             (tmp / "df.json").write_text(json.dumps(self.df))
+            (tmp / "stem_df.json").write_text(json.dumps(self.stem_df))
             (tmp / "acronyms.json").write_text(json.dumps({a: sorted(e) for a, e in self.acronyms.table.items()}))
             if final.exists():  # built twice (another process, same generation): keep the first
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -103,11 +113,13 @@ class Bm25Snapshot:
             ids = tuple(meta["ids"])
             df_path, acr_path = folder / "df.json", folder / "acronyms.json"
             df = json.loads(df_path.read_text()) if df_path.exists() else {}
+            stem_path = folder / "stem_df.json"
+            stem_df = json.loads(stem_path.read_text()) if stem_path.exists() else {}
             acronyms = Acronyms(json.loads(acr_path.read_text()) if acr_path.exists() else {})
             bm25 = bm25s.BM25.load(str(folder), mmap=False, show_progress=False) if ids else None
         except (OSError, ValueError, KeyError):
             return None  # not built yet, or removed by a newer generation while we read it
-        return cls(generation, ids, bm25, df, acronyms)
+        return cls(generation, ids, bm25, df, acronyms, stem_df=stem_df)
 
     # -- reading ------------------------------------------------------------------------------
     def idf(self, concepts: set[str]) -> dict[str, float]:
@@ -115,12 +127,30 @@ class Bm25Snapshot:
         n = len(self.ids)
         return {c: float(np.log((n - self.df.get(c, 0) + 0.5) / (self.df.get(c, 0) + 0.5) + 1.0)) for c in concepts}
 
-    def search(self, query: str, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
+    def variants(self, query: str) -> list[str]:
+        """Index terms for the query's acronym <-> expansion variants learned from this library:
+        "MoE" adds the terms of "mixture of experts", and "mixture of experts" adds "moe"."""
+        if self.bm25 is None or not self.acronyms.table:
+            return []
+        found = {concept(t) for t in terms(query)}
+        extra = self.acronyms.expand(found) - found
+        return sorted({t for c in extra for t in self._by_concept.get(c, ())})
+
+    @functools.cached_property
+    def _by_concept(self) -> dict[str, list[str]]:
+        """Index terms by concept (their 7-character prefix), built on first use."""
+        out: dict[str, list[str]] = {}
+        for t in self.bm25.vocab_dict if self.bm25 is not None else ():
+            out.setdefault(concept(t), []).append(t)
+        return out
+
+    def search(self, query: str, n: int, allowed: set[str] | None = None,
+               extra_terms: Sequence[str] = ()) -> list[tuple[str, float]]:
         """(paper_id, BM25 score) best first; only papers in `allowed` when given."""
         if self.bm25 is None:
             return []
         vocab: dict[str, Any] = self.bm25.vocab_dict
-        q = [t for t in terms(query) if t in vocab]
+        q = [t for t in [*terms(query), *adjacent_joins(query), *extra_terms] if t in vocab]
         if not q:
             return []
         scores = self.bm25.get_scores(q)
@@ -138,4 +168,4 @@ class Bm25Snapshot:
 
 
 def _generation_dir(prefix: Path, generation: str) -> Path:
-    return prefix.parent / f"{prefix.name}.{generation or 'empty'}"
+    return prefix.parent / f"{prefix.name}.{generation or 'empty'}.v{LAYOUT}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import shutil
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -67,6 +67,7 @@ class VectorStore(Protocol):
     def upsert(self, chunks: Sequence[Chunk], vectors: npt.NDArray[np.float32]) -> None: ...
     def delete(self, chunk_ids: Sequence[str]) -> None: ...
     def query(self, vector: npt.NDArray[np.float32], n: int, where: Where | None = None) -> list[tuple[str, float]]: ...
+    def paper_vectors(self, n_chunks: Mapping[str, int]) -> dict[str, npt.NDArray[np.float32]]: ...
 
 
 def _client(settings: Settings) -> Any:
@@ -178,6 +179,20 @@ class ChromaStore:
             got = self._call(self.collection.get, ids=list(chunk_ids[start:start + self.max_batch]), include=[])
             found.update(got["ids"])
         return found
+
+    def paper_vectors(self, n_chunks: Mapping[str, int]) -> dict[str, npt.NDArray[np.float32]]:
+        """Stored chunk vectors of each paper ({paper_id: number of chunks} -> {paper_id: (n, dim)})."""
+        ids = [f"{pid}#{i}" for pid, n in n_chunks.items() for i in range(n)]
+        rows: dict[str, list[tuple[int, npt.NDArray[np.float32]]]] = {}
+        for start in range(0, len(ids), self.max_batch):
+            got = self._call(self.collection.get, ids=ids[start:start + self.max_batch], include=["embeddings"])
+            embeddings = got["embeddings"]
+            if embeddings is None:
+                continue
+            for cid, vec in zip(got["ids"], embeddings):
+                pid, _, idx = str(cid).rpartition("#")
+                rows.setdefault(pid, []).append((int(idx), np.asarray(vec, dtype=np.float32)))
+        return {pid: np.stack([v for _, v in sorted(parts, key=lambda x: x[0])]) for pid, parts in rows.items()}
 
     def iter_papers(self, page: int = 2000) -> Iterator[tuple[Paper, str, int]]:
         """Every stored paper as (paper, hash, n_chunks), from chunk-0 rows."""

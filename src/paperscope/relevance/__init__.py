@@ -1,29 +1,45 @@
-"""Relevance: how well each candidate paper supports a question, and what that decides.
+"""Relevance: which candidate papers address a question, how sure, and which sentence shows it.
 
 The Assistant talks to this package through `Relevance` only:
-- `Relevance.score(question, query_vector, papers, corpus)` -> evidence, best support first
-  (today: `scoring.score_evidence`, cosine of the best sentence plus IDF coverage);
-- `Relevance.decide(evidence, ...)` -> what to cite, or abstain (`decision.decide`).
-A learned relevance model replaces those two methods and nothing else.
+- `Relevance.score(question, vectors, hits, corpus, chunk_vectors)` -> evidence, most likely first:
+  per candidate, the learned model's probability that the paper addresses the question
+  (`features` -> `model`, trees fitted by `paperscope.bench.relevance_train`);
+- `Relevance.quote(evidence, ...)` ranks the sentences of the papers that will be shown
+  (`quotes`: the sentence holding the answer, or the finding);
+- `Relevance.decide(evidence, ...)` -> what to cite, what to show apart as related, or abstain
+  with the parts of the question no candidate covers (`decision`).
+`ask` and `find_all` share all three: one notion of relevance.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from paperscope.index.embed import Embedder
-from paperscope.records import Evidence, Paper
+from paperscope.records import Evidence, Hit
 from paperscope.relevance.decision import Decision, decide
-from paperscope.relevance.scoring import DEFAULT_MIN_SUPPORT, score_evidence
+from paperscope.relevance.features import (
+    QuestionVectors,
+    Retrieval,
+    TextCache,
+    add_relative,
+    candidate_features,
+    matrix,
+)
+from paperscope.relevance.lexicon import idf as library_idf
+from paperscope.relevance.model import RelevanceModel, load
+from paperscope.relevance.question import Question, analyze
+from paperscope.relevance.quotes import rank_sentences
 from paperscope.relevance.sentences import SentenceCache
 from paperscope.settings import AnswerSettings
 from paperscope.text.acronyms import Acronyms
 
-__all__ = ["CorpusStats", "Decision", "Relevance"]
+__all__ = ["CorpusStats", "Decision", "Question", "Relevance", "Scored"]
 
 
 class CorpusStats(Protocol):
@@ -32,30 +48,97 @@ class CorpusStats(Protocol):
     @property
     def acronyms(self) -> Acronyms: ...
 
-    def idf(self, concepts: set[str]) -> dict[str, float]: ...
+    @property
+    def stem_df(self) -> dict[str, int]: ...
+
+    def __len__(self) -> int: ...
+
+
+@dataclass
+class Scored:
+    """A question's candidates as the model saw them."""
+
+    question: Question
+    vectors: QuestionVectors
+    evidence: list[Evidence]  # most likely first; `support` is the probability
 
 
 class Relevance:
-    def __init__(self, embedder: Embedder, settings: AnswerSettings) -> None:
-        self.embedder_name = embedder.name
+    def __init__(self, embedder: Embedder, settings: AnswerSettings, model: RelevanceModel | None = None) -> None:
+        self.embedder = embedder
         self.settings = settings
+        self._model = model
         self.sentences = SentenceCache(embedder)
+        self.texts = TextCache()
 
-    def threshold(self) -> float:
-        """Support below which the assistant abstains (calibrated per embedder unless set)."""
-        if self.settings.min_support is not None:
-            return self.settings.min_support
-        return DEFAULT_MIN_SUPPORT.get(self.embedder_name, 1.0)
+    @property
+    def model(self) -> RelevanceModel:
+        if self._model is None:
+            self._model = load()
+        return self._model
 
-    def score(self, question: str, query_vector: npt.NDArray[np.float32], papers: Sequence[Paper],
-              corpus: CorpusStats) -> list[Evidence]:
-        """Evidence for each paper, best support first, markers 1..n in that order."""
-        evidence = score_evidence(question, query_vector, papers, self.sentences, corpus.idf, corpus.acronyms)
+    def thresholds(self) -> tuple[float, float]:
+        """(cite, related) probabilities: the model's measured ones unless settings override them."""
+        cite = self.settings.cite_threshold if self.settings.cite_threshold is not None else self.model.cite
+        related = self.settings.related_threshold if self.settings.related_threshold is not None else self.model.related
+        return cite, min(related, cite)
+
+    def analyze(self, question: str, corpus: CorpusStats, scaffolding: bool = True) -> Question:
+        df, n = corpus.stem_df, len(corpus)
+        return analyze(question, lambda stems: library_idf(stems, df, n), scaffolding)
+
+    def vectors(self, q: Question, question_vector: npt.NDArray[np.float32]) -> QuestionVectors:
+        """The question's vector plus its topic's and each group's (one embedding call)."""
+        groups = q.group_texts()
+        texts = [q.topic or q.text, *groups]
+        vecs = self.embedder.embed(texts)
+        return QuestionVectors(question_vector, vecs[0], tuple(vecs[1:]))
+
+    def rows(self, q: Question, qv: QuestionVectors, hits: Sequence[Hit], corpus: CorpusStats,
+             chunk_vectors: Mapping[str, npt.NDArray[np.float32]]) -> list[dict[str, float]]:
+        """The model's input for each hit (in hit order; hits without a paper are skipped)."""
+        idf_mass = sum(library_idf({s for g, _ in q.groups for s in g}, corpus.stem_df, len(corpus)).values())
+        rows = []
+        empty = np.zeros((0, len(qv.question)), np.float32)
+        for rank, hit in enumerate(hits, 1):
+            if hit.paper is None:
+                continue
+            info = Retrieval(hit.bm25_score, hit.bm25_rank, hit.dense_rank, rank)
+            rows.append(candidate_features(q, qv, self.texts.get(hit.paper), chunk_vectors.get(hit.paper_id, empty),
+                                           info, corpus.acronyms, idf_mass))
+        add_relative(rows)
+        return rows
+
+    def score(self, q: Question, qv: QuestionVectors, hits: Sequence[Hit], corpus: CorpusStats,
+              chunk_vectors: Mapping[str, npt.NDArray[np.float32]]) -> Scored:
+        """Every hit's probability of addressing the question; evidence most likely first."""
+        papers = [h.paper for h in hits if h.paper is not None]
+        rows = self.rows(q, qv, hits, corpus, chunk_vectors)
+        probs = self.model.probability(matrix(rows)) if rows else np.zeros(0)
+        evidence = [Evidence(0, p, round(float(pr), 4), []) for p, pr in zip(papers, probs)]
         evidence.sort(key=lambda ev: -ev.support)
         for marker, ev in enumerate(evidence, 1):
             ev.marker = marker
-        return evidence
+        return Scored(q, qv, evidence)
 
-    def decide(self, evidence: list[Evidence], max_citations: int | None = None, follow_up: bool = False) -> Decision:
-        return decide(evidence, self.threshold(), self.settings.relative_cutoff,
-                      max_citations or self.settings.max_citations, follow_up=follow_up)
+    def quote(self, scored: Scored, evidence: Sequence[Evidence], corpus: CorpusStats, focus: str | None = None,
+              focus_vector: npt.NDArray[np.float32] | None = None) -> None:
+        """Rank the sentences of `evidence` (in place) for quoting. `focus` is what the quote must
+        answer when it differs from what selected the papers (a follow-up's own words)."""
+        if not evidence:
+            return
+        q = self.analyze(focus or scored.question.text, corpus, scaffolding=False)
+        qvec = focus_vector if focus_vector is not None else scored.vectors.question
+        ranker = self.model.factoid_quotes if q.kind == "factoid" else self.model.quotes
+        for ev, (sents, vecs) in zip(evidence, self.sentences.get([ev.paper for ev in evidence])):
+            ev.sentences = rank_sentences(ranker, q, qvec, sents, vecs)
+
+    def decide(self, scored: Scored, corpus: CorpusStats, limit: int | None, follow_up: bool = False,
+               every: bool = False) -> Decision:
+        cite, related = self.thresholds()
+
+        def covered(ev: Evidence) -> set[str]:
+            text = self.texts.get(ev.paper)
+            return corpus.acronyms.expand(text.all) | text.pairs
+
+        return decide(scored, cite, related, limit, follow_up=follow_up, covered=covered, every=every)

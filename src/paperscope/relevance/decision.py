@@ -1,38 +1,107 @@
-"""The one place that decides whether an answer cites papers, and which.
+"""The one place that decides what an answer cites, what it shows apart, and why it abstains.
 
-Given evidence best first (`Relevance.score`), a question is answered when its best paper's
-support reaches the abstention threshold; it then cites every paper within
-`relative_cutoff` of the best one (and above the threshold), at most `limit` of them. A
-follow-up about the papers of the previous answer needs only half the threshold (it names
-them: "the models", "it") and cites its best paper.
+Given the candidates most likely first (probabilities from the relevance model):
+- cite every paper whose probability reaches the cite threshold (at most `limit`; a factoid
+  question asks about one paper, so it cites its best one);
+- show the next ones down to the related threshold apart, as "related (weaker matches)",
+  never as citations;
+- abstain when no paper reaches the cite threshold, naming the parts of the question that no
+  candidate covers (or, when each part is covered somewhere, that no paper covers them together).
+A follow-up restricted to the previous answer's papers cites its best paper from the related
+threshold up: the question names those papers ("it", "their models").
+The thresholds were measured on held-out questions (`paperscope.bench.relevance_train`).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from paperscope.records import Evidence
+from paperscope.relevance.question import Question
+from paperscope.text.analyzer import _stemmer
 
-FOLLOW_UP_SHARE = 0.5  # of the threshold, for a follow-up restricted to the previous answer's papers
+if TYPE_CHECKING:
+    from paperscope.relevance import Scored
+
+MAX_RELATED = 3
+_EXPLAIN_DEPTH = 10  # candidates read for "which part of the question does no paper cover"
 
 
 @dataclass(frozen=True)
 class Decision:
     cited: list[Evidence] = field(default_factory=list)  # empty: abstain
+    related: list[Evidence] = field(default_factory=list)  # weaker matches, shown apart
+    uncovered: list[str] = field(default_factory=list)  # parts of the question no candidate covers
+    partial: bool = False  # every part is covered by some paper, none covers them together
 
     @property
     def abstain(self) -> bool:
         return not self.cited
 
 
-def decide(evidence: list[Evidence], threshold: float, relative_cutoff: float, limit: int,
-           follow_up: bool = False) -> Decision:
+def phrases_of(q: Question, groups: list[frozenset[str]]) -> list[str]:
+    """The question's own words for `groups`, adjacent ones kept together as they were written
+    ("load-balancing", "robotic grasping"); alternatives as "symmetry/equivariance"."""
+    if not groups:
+        return []
+    single = {next(iter(g)): g for g in groups if len(g) == 1}
+    out: list[str] = []
+    run: list[str] = []
+    for word in q.order:
+        stem = _stemmer().stemWord(word)
+        if stem in single:
+            run.append(word)
+            single.pop(stem)
+        elif run:
+            out.append(_joined(q.text, run))
+            run = []
+    if run:
+        out.append(_joined(q.text, run))
+    out += [q.describe(g) for g in groups if len(g) > 1]
+    return out
+
+
+def _joined(text: str, words: list[str]) -> str:
+    """Adjacent question words as written ("load-balancing" keeps its hyphen)."""
+    pattern = r"[\s-]+(?:(?:of|the|a|an|for|in|on|to|with)[\s-]+)?".join(re.escape(w) for w in words)
+    m = re.search(pattern, text, re.I)
+    return m.group(0) if m else " ".join(words)
+
+
+def decide(scored: Scored, cite: float, related: float, limit: int | None, follow_up: bool = False,
+           covered: Callable[[Evidence], set[str]] | None = None, every: bool = False) -> Decision:
+    """See the module docstring; `every` (find_all) lists every paper that reaches the cite
+    threshold, whatever the question's kind."""
+    evidence = scored.evidence
     if not evidence:
         return Decision()
-    best = evidence[0].support
     if follow_up:
-        return Decision(evidence[:1] if best >= threshold * FOLLOW_UP_SHARE else [])
-    if best < threshold:
-        return Decision()
-    floor = max(threshold, best * relative_cutoff)
-    return Decision([ev for ev in evidence if ev.support >= floor][:limit] or evidence[:1])
+        best = evidence[0]
+        return Decision([best]) if best.support >= related else Decision()
+    cited = [ev for ev in evidence if ev.support >= cite]
+    if scored.question.kind == "factoid" and not every:
+        cited = cited[:1]
+    if limit is not None:
+        cited = cited[:limit]
+    rest = [ev for ev in evidence if ev not in cited and ev.support >= related][:MAX_RELATED]
+    if cited:
+        return Decision(cited, rest)
+    uncovered: list[str] = []
+    partial = False
+    if covered is not None and scored.question.groups:
+        found: set[str] = set()
+        for ev in evidence[:_EXPLAIN_DEPTH]:
+            found |= covered(ev)
+        q = scored.question
+        missing = [g for g, _ in q.groups if not any(s[:7] in found for s in g)]
+        # A phrase of the question ("flow matching") no candidate uses as a phrase is missing
+        # as a whole, even when each word occurs somewhere on its own.
+        for a, b in q.phrases:
+            if f"{a[:7]} {b[:7]}" not in found:
+                missing += [g for g, _ in q.groups if (a in g or b in g) and len(g) == 1 and g not in missing]
+        uncovered = phrases_of(q, missing)
+        partial = not missing
+    return Decision([], rest, uncovered, partial)

@@ -11,22 +11,40 @@ from collections.abc import Iterable
 
 from paperscope.text.analyzer import concept, concepts, terms
 
-_ACRONYM_PAREN = re.compile(r"\(([A-Z][A-Za-z0-9]{1,9})\)")
-_WORDS_BEFORE = re.compile(r"(?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,8}$")
+_ACRONYM_PAREN = re.compile(r"\(((?=[A-Za-z0-9]*[A-Z])[A-Z0-9][A-Za-z0-9]{1,9})\)")
+_WORDS_BEFORE = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9]*[\s-]+){1,8}$")
 _LOOKBACK = 400  # characters searched before "(ACR)" for its expansion (8 words fit easily)
 _LINK_WORDS = ("of", "and", "the", "for", "in", "to", "a")
 
 
+def _spells(letters: str, words: list[str]) -> bool:
+    """Can `letters` be cut into pieces, each a prefix of the next word ("nerf" from "Neural
+    Radiance Fields": ne+r+f; "3dgs" from "3D Gaussian Splatting"), linking words skippable?"""
+    if not words:
+        return not letters
+    if not letters:
+        return False
+    word = words[0].lower()
+    if word in _LINK_WORDS and _spells(letters, words[1:]):
+        return True
+    return any(word.startswith(letters[:k]) and _spells(letters[k:], words[1:]) for k in range(1, len(letters) + 1))
+
+
 def acronym_expansion(acr: str, words: list[str]) -> str | None:
     """The shortest run of the last `words` whose initials spell `acr` ("LLMs" ->
-    "Large Language Models"; linking words like "of" may be skipped), or None."""
+    "Large Language Models"; linking words like "of" may be skipped), else whose word prefixes
+    do ("NeRF" -> "Neural Radiance Fields", "3DGS" -> "3D Gaussian Splatting"), or None."""
     letters = acr[:-1] if acr.endswith("s") and len(acr) > 2 else acr
-    letters = "".join(ch for ch in letters if ch.isalpha()).lower()
-    for n in range(len(letters), min(len(words), len(letters) + 3) + 1):
+    alpha = "".join(ch for ch in letters if ch.isalpha()).lower()
+    for n in range(len(alpha), min(len(words), len(alpha) + 3) + 1):
         cand = words[-n:]
-        initials = "".join(w[0].lower() for w in cand if w.lower() not in _LINK_WORDS or w[0].lower() in letters)
-        if initials == letters or "".join(w[0].lower() for w in cand) == letters:
+        initials = "".join(w[0].lower() for w in cand if w.lower() not in _LINK_WORDS or w[0].lower() in alpha)
+        if initials == alpha or "".join(w[0].lower() for w in cand) == alpha:
             return " ".join(cand)
+    alnum = "".join(ch for ch in letters if ch.isalnum()).lower()
+    for n in range(2, min(len(words), len(alnum)) + 1):
+        if _spells(alnum, words[-n:]):
+            return " ".join(words[-n:])
     return None
 
 

@@ -41,11 +41,25 @@ def raw_terms(text: str) -> list[str]:
     return [w.lower() for w in _ASCII_WORD.findall(text)]
 
 
+_HYPHENATED = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
+
+
 def terms(text: str) -> list[str]:
-    """BM25 analyzer: words, lowercased, stopwords out, Snowball-stemmed."""
+    """BM25 analyzer: words, lowercased, stopwords out, Snowball-stemmed. A hyphenated word also
+    counts as its joined form ("birth-weight" -> birth, weight, birthweight), so it meets a text
+    that writes it as one word; `adjacent_joins` is the query side of the same normalisation."""
     words = [w for w in raw_terms(text) if w not in STOPWORDS and len(w) > 1]
+    words += [m.group(0).replace("-", "").lower() for m in _HYPHENATED.finditer(text)]
     stemmed: list[str] = _stemmer().stemWords(words)
     return stemmed
+
+
+def adjacent_joins(text: str) -> list[str]:
+    """Stems of each pair of adjacent words written together ("birth weight" -> birthweight):
+    a query adds those its index knows, to meet texts that write the compound as one word."""
+    words = raw_terms(text)
+    joined: list[str] = _stemmer().stemWords([a + b for a, b in zip(words, words[1:])])
+    return joined
 
 
 CONCEPT_CHARS = 7

@@ -86,3 +86,12 @@ def gloss_chinese(text: str) -> str:
 def to_english_query(text: str) -> str:
     """The text, with Chinese glossed to English; unchanged when there is no CJK."""
     return gloss_chinese(text) if has_cjk(text) else text
+
+
+def gloss_for_analysis(text: str) -> str:
+    """The question in English for relevance analysis: each Chinese word's glosses joined by
+    "or" (alternatives, one of which should match), words separated by commas; unchanged when
+    there is no CJK."""
+    if not has_cjk(text):
+        return text
+    return ", ".join(" or ".join(alts) for alts in gloss_words(text) if any(a.strip("？?。，,") for a in alts))

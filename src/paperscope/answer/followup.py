@@ -1,0 +1,27 @@
+"""Does a question point back at the previous answer ("What are its two key innovations?")?
+
+A follow-up is answered from the previous answer's papers first (the Assistant restricts the
+candidates to them and falls back to the whole library when none fits).
+"""
+
+from __future__ import annotations
+
+from paperscope.text.analyzer import STOPWORDS, raw_terms
+
+_PRONOUNS = {"it", "its", "they", "them", "their", "theirs"}  # name a paper of the previous answer
+_DEMONSTRATIVES = {"this", "that", "these", "those", "such"}  # also relative pronouns: only in short questions
+_REFERRING = ("the paper", "the papers", "that paper", "this paper", "those papers", "these papers", "the method",
+              "that method", "this method", "the model", "the models", "the authors", "the approach", "this work",
+              "that work", "the same", "above", "previous", "mentioned")
+
+
+def is_follow_up(question: str) -> bool:
+    """Does the question point back at the previous answer ("What are its two key innovations?",
+    "According to that paper, how much ..."); a bare "that" only in a short question ("that"
+    is also a relative pronoun: "work that replaces attention")."""
+    words = raw_terms(question)
+    content = [w for w in words if w not in STOPWORDS]
+    lowered = f" {question.lower()} "
+    if any(w in _PRONOUNS for w in words) or any(f" {p} " in lowered for p in _REFERRING):
+        return True
+    return any(w in _DEMONSTRATIVES for w in words) and len(content) <= 4

@@ -1,0 +1,212 @@
+"""Per-(question, candidate paper) features of the relevance model.
+
+Cheap on purpose (~0.2 ms a paper): `find_all` scores hundreds of candidates per question, so
+nothing here embeds paper text at query time. Signals:
+- dense: cosine of the question, of its topic without scaffolding, and of each alternative group
+  to the paper's best chunk (stored vectors);
+- lexical: IDF-weighted coverage of the question's groups in the whole paper, its title and
+  keywords, its best sentence and its opening; phrase matches; the heaviest group it misses; how
+  many sentences mention the main topic; acronyms count both ways ("MoE" ~ "mixture of experts");
+- soft: coverage through corpus term associations (a paper on "quantization" partly covers
+  "compress"), and the weakest group's best association;
+- retrieval: BM25 score (per unit of the question's IDF), BM25 / dense / fused ranks;
+- relative: each of the above against the best candidate of the same question;
+- the question's kind and size.
+`FEATURES` is the model's input order; the model file records it and refuses another.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from paperscope.records import Paper
+from paperscope.relevance.lexicon import thesaurus
+from paperscope.relevance.question import Question
+from paperscope.text.acronyms import Acronyms
+from paperscope.text.analyzer import _stemmer, raw_terms
+from paperscope.text.sentences import sentence_spans
+
+FEATURES = (
+    "cos_doc", "cos_topic", "grp_min", "grp_mean",
+    "cov", "cov_title", "cov_sent", "cov_head", "phrase", "miss_max", "n_mention",
+    "soft", "soft_title", "soft_min",
+    "bm25", "bm25_rel", "cos_rel", "cov_rel", "rank", "b_rank", "d_rank",
+    "kind_factoid", "kind_list", "n_groups",
+)
+RANK_CAP = 101  # ranks past the usual candidate depth all read the same
+Vector = npt.NDArray[np.float32]
+
+
+def stems(text: str) -> list[str]:
+    out: list[str] = _stemmer().stemWords(raw_terms(text))
+    return out
+
+
+def concepts_of(stem_list: Sequence[str] | set[str]) -> set[str]:
+    return {s[:7] for s in stem_list}
+
+
+class PaperText:
+    """A paper's words as the features need them, computed once per paper version."""
+
+    __slots__ = ("sentences", "title", "all", "head", "sent_sets", "seq", "pairs", "th_all", "th_title")
+
+    def __init__(self, paper: Paper) -> None:
+        title_kw = f"{paper.title} {' '.join(paper.keywords)}"
+        self.sentences = [paper.abstract[s:e] for s, e in sentence_spans(paper.abstract)] or [paper.abstract]
+        title_stems = stems(title_kw)
+        sent_stems = [stems(s) for s in self.sentences]
+        self.title = concepts_of(title_stems)
+        self.sent_sets = [concepts_of(x) for x in sent_stems]
+        self.all = self.title.union(*self.sent_sets)
+        self.head = self.title.union(*self.sent_sets[:2])
+        self.seq = [s[:7] for s in title_stems] + [s[:7] for x in sent_stems for s in x]
+        # "a b" for words next to each other (or one apart): the phrases this paper uses
+        self.pairs = {f"{a} {b}" for a, b in zip(self.seq, self.seq[1:])} | {f"{a} {b}" for a, b in zip(self.seq, self.seq[2:])}
+        index, _ = thesaurus()
+        all_stems = set(title_stems).union(*[set(x) for x in sent_stems])
+        self.th_all = np.array(sorted({index[s] for s in all_stems if s in index}), dtype=np.int64)
+        self.th_title = np.array(sorted({index[s] for s in title_stems if s in index}), dtype=np.int64)
+
+
+class TextCache:
+    """LRU of `PaperText` by paper id and content hash (the same papers come back)."""
+
+    def __init__(self, size: int = 20000) -> None:
+        self.size = size
+        self._data: OrderedDict[str, PaperText] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, paper: Paper) -> PaperText:
+        key = f"{paper.paper_id}\x00{paper.content_hash()}"
+        with self._lock:
+            found = self._data.get(key)
+            if found is not None:
+                self._data.move_to_end(key)
+                return found
+        made = PaperText(paper)
+        with self._lock:
+            self._data[key] = made
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+        return made
+
+
+@dataclass(frozen=True)
+class QuestionVectors:
+    question: Vector
+    topic: Vector
+    groups: tuple[Vector, ...]  # one per question group, in `Question.groups` order
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """How the retrievers ranked a candidate (1-based; None: not in that list)."""
+
+    bm25_score: float = 0.0
+    bm25_rank: int | None = None
+    dense_rank: int | None = None
+    fused_rank: int | None = None
+
+
+def _covered(q: Question, found: set[str]) -> list[bool]:
+    return [any(s[:7] in found for s in g) for g, _ in q.groups]
+
+
+def coverage(q: Question, found: set[str]) -> float:
+    return sum(w for (_, w), hit in zip(q.groups, _covered(q, found)) if hit)
+
+
+def uncovered_groups(q: Question, found: set[str]) -> list[frozenset[str]]:
+    return [g for (g, _), hit in zip(q.groups, _covered(q, found)) if not hit]
+
+
+def _phrase_share(q: Question, seq: list[str]) -> float:
+    if not q.phrases:
+        return 0.0
+    pairs = set(zip(seq, seq[1:])) | set(zip(seq, seq[2:]))  # one word may sit between
+    return sum(1 for a, b in q.phrases if (a[:7], b[:7]) in pairs) / len(q.phrases)
+
+
+def _soft(q: Question, found: set[str], ids: npt.NDArray[np.int64]) -> tuple[float, float]:
+    """(weighted soft coverage, weakest group's best association); a present group counts 1."""
+    if not q.groups:
+        return 0.0, 0.0
+    index, vecs = thesaurus()
+    paper = vecs[ids] if len(ids) else None
+    total, weakest = 0.0, 1.0
+    for (g, w), hit in zip(q.groups, _covered(q, found)):
+        best = 1.0
+        if not hit:
+            rows = [index[s] for s in g if s in index]
+            best = max(0.0, float((paper @ vecs[rows].T).max())) if (rows and paper is not None) else 0.0
+        total += w * best
+        weakest = min(weakest, best)
+    return total, weakest
+
+
+def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_vectors: Vector,
+                       retrieval: Retrieval, acronyms: Acronyms, idf_mass: float) -> dict[str, float]:
+    """The features of one candidate, before `add_relative`."""
+    expand = acronyms.expand
+    everything = expand(text.all)
+    cos = chunk_vectors @ qv.question if len(chunk_vectors) else np.zeros(1, np.float32)
+    grp = [float((chunk_vectors @ g).max()) if len(chunk_vectors) else 0.0 for g in qv.groups]
+    weights = [w for _, w in q.groups]
+    hits = _covered(q, everything)
+    missing = [w for w, hit in zip(weights, hits) if not hit]
+    if q.groups:
+        wmax = max(weights)
+        key = set().union(*[{s[:7] for s in g} for g, w in q.groups if w >= 0.5 * wmax])
+        mention = sum(1 for ss in text.sent_sets if ss & key) / max(len(text.sent_sets), 1)
+    else:
+        mention = 0.0
+    soft, soft_min = _soft(q, everything, text.th_all)
+    soft_title, _ = _soft(q, expand(text.title), text.th_title)
+
+    def rank(r: int | None) -> float:
+        return math.log(min(r or RANK_CAP, RANK_CAP))
+
+    return {
+        "cos_doc": float(cos.max()),
+        "cos_topic": float((chunk_vectors @ qv.topic).max()) if len(chunk_vectors) else 0.0,
+        "grp_min": min(grp) if grp else 0.0,
+        "grp_mean": float(sum(x * w for x, w in zip(grp, weights))),
+        "cov": sum(w for w, hit in zip(weights, hits) if hit),
+        "cov_title": coverage(q, expand(text.title)),
+        "cov_sent": max((coverage(q, expand(s)) for s in text.sent_sets), default=0.0),
+        "cov_head": coverage(q, expand(text.head)),
+        "phrase": _phrase_share(q, text.seq),
+        "miss_max": max(missing, default=0.0),
+        "n_mention": mention,
+        "soft": soft, "soft_title": soft_title, "soft_min": soft_min,
+        "bm25_raw": retrieval.bm25_score,
+        "bm25": retrieval.bm25_score / (idf_mass or 1.0),
+        "rank": rank(retrieval.fused_rank), "b_rank": rank(retrieval.bm25_rank), "d_rank": rank(retrieval.dense_rank),
+        "kind_factoid": float(q.kind == "factoid"), "kind_list": float(q.kind == "list"),
+        "n_groups": float(len(q.groups)),
+    }
+
+
+def add_relative(rows: list[dict[str, float]]) -> None:
+    """Features against the best candidate of the same question (in place)."""
+    if not rows:
+        return
+    best_cos = max(r["cos_doc"] for r in rows)
+    best_cov = max(r["cov"] for r in rows)
+    best_bm = max(r["bm25_raw"] for r in rows) or 1.0
+    for r in rows:
+        r["cos_rel"] = r["cos_doc"] - best_cos
+        r["cov_rel"] = r["cov"] - best_cov
+        r["bm25_rel"] = r["bm25_raw"] / best_bm
+
+
+def matrix(rows: Sequence[dict[str, float]]) -> npt.NDArray[np.float64]:
+    return np.array([[r[f] for f in FEATURES] for r in rows], dtype=np.float64).reshape(len(rows), len(FEATURES))

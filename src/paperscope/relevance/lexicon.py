@@ -1,0 +1,59 @@
+"""Corpus statistics shipped with the relevance model (built by `paperscope.bench.relevance_data`).
+
+Each file is loaded once, on first use: scaffold ratios (research-activity verbs), background
+document frequencies (IDF for small libraries), term associations (soft coverage) and sentence
+position tendencies (quote choice).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import math
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@functools.cache
+def scaffold_ratio() -> dict[str, float]:
+    raw: dict[str, float] = json.loads((DATA / "scaffold.json").read_text())
+    return raw
+
+
+@functools.cache
+def _background() -> tuple[int, dict[str, int]]:
+    with gzip.open(DATA / "background_df.json.gz", "rt", encoding="utf-8") as fh:
+        raw = json.load(fh)
+    return int(raw["n"]), dict(raw["df"])
+
+
+def idf(stems: Iterable[str], library_df: Mapping[str, int], library_n: int) -> dict[str, float]:
+    """BM25-style IDF over the library and the background corpus together: a 38-paper library
+    has no reliable statistics of its own, a large one dominates its own figures."""
+    bg_n, bg_df = _background()
+    n = library_n + bg_n
+    out = {}
+    for s in stems:
+        d = library_df.get(s, 0) + bg_df.get(s, 0)
+        out[s] = math.log((n - d + 0.5) / (d + 0.5) + 1.0)
+    return out
+
+
+@functools.cache
+def thesaurus() -> tuple[dict[str, int], npt.NDArray[np.float32]]:
+    with np.load(DATA / "thesaurus.npz") as d:
+        vocab = [str(s) for s in d["vocab"]]
+        vecs = d["vecs"].astype(np.float32)
+    return {s: i for i, s in enumerate(vocab)}, vecs
+
+
+@functools.cache
+def position_tendency() -> dict[str, float]:
+    raw: dict[str, float] = json.loads((DATA / "position.json").read_text())
+    return raw

@@ -1,0 +1,179 @@
+"""What a question asks about: its topical words, grouped and weighted, and its kind.
+
+- Scaffolding is not topic. Words of the question genre ("which papers", "is there any work",
+  "anyone") carry no topic, and research-activity verbs ("tackle", "deal with", "look at",
+  "investigate") weigh little: `contentness` reads how often the corpus uses a word right after
+  "we"/"this paper" (`lexicon.scaffold_ratio`), so verbs never seen in a question list still count
+  as scaffolding when abstracts use them that way.
+- Alternatives count once: "symmetry or equivariance", "sparsity, for example pruned weights or
+  sparse kernels" are one group each, covered when any member is.
+- Negated parts ("rather than neural nets", "instead of X") are not asked for.
+- Each group weighs its content share times its IDF (library + background corpus), normalised
+  to sum 1, so "MoE" outweighs "model".
+- Kind: `factoid` (asks for a number, name or detail: "How many ...", "Which loss does X use"),
+  `list` ("Which papers ...", "Is there work on ..."), else `other` (claims, statements).
+Leaves out: parsing beyond these patterns (no syntax tree), and Chinese (glossed before this).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from paperscope.relevance.lexicon import scaffold_ratio
+from paperscope.text.analyzer import STOPWORDS, _stemmer
+
+# Closed-class words of the question genre: they say "find me papers", never what about.
+QUESTION_GENRE = frozenset("""
+which what who whom whose where when why how is are was were do does did has have had any anything anyone
+anybody someone somebody something everything all every there exist exists existing paper papers work works
+research researcher researchers study studies article articles publication publications literature list listing
+show tell give me my i im we us our you your looking look interested want need know please kind kinds type types
+many much
+area areas topic topics effort efforts else also still already currently recent recently new novel ones one some
+way ways can could would should might may main mainly primarily particular particularly specifically especially
+around regarding related relating relevant concerning about on in of for to with without into onto from by at as
+than rather
+""".split())
+_GENRE_STEMS = frozenset(_stemmer().stemWords(sorted(QUESTION_GENRE)))
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+|[,;:?.!()]")
+_ALT = {"or", "nor"}
+_EXAMPLE = ("for example", "for instance", "such as", "e g", "like", "including", "especially", "in particular")
+_NEGATION = ("rather than", "instead of", "other than", "not", "without", "except", "apart from", "beyond", "unlike")
+_WH = re.compile(r"^\s*(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
+_LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications)\b|what has been done"
+                        r"|what (research|work) exists)", re.I)
+_LIST = re.compile(r"\b(any|are there|is there|anything|anyone|has anyone|list|papers|work on|research on)\b", re.I)
+# A research-activity verb scores ~.1-.5 (scaffold ratio); topical words score below .03.
+_SCAFFOLD_LOW, _SCAFFOLD_SPAN = 0.03, 0.09
+
+
+def contentness(word: str, stem: str, scaffolding: bool = True) -> float:
+    """1 = a topical word, 0 = question scaffolding (see the module docstring); with
+    `scaffolding=False` research verbs count fully (only the question genre is left out)."""
+    if word in QUESTION_GENRE or word in STOPWORDS or stem in _GENRE_STEMS:
+        return 0.0
+    if not scaffolding:
+        return 1.0
+    ratio = scaffold_ratio().get(stem, 0.0)
+    return min(1.0, max(0.0, 1.0 - (ratio - _SCAFFOLD_LOW) / _SCAFFOLD_SPAN))
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    groups: tuple[tuple[frozenset[str], float], ...]  # (alternative stems, weight); weights sum to 1
+    phrases: tuple[tuple[str, str], ...]  # adjacent topical stems ("mixture of experts" -> mixtur~expert)
+    kind: str  # 'factoid' | 'list' | 'other'
+    surface: dict[str, str] = field(default_factory=dict)  # stem -> the word as asked
+    order: tuple[str, ...] = ()  # topical words in question order (the topic without scaffolding)
+
+    @property
+    def topic(self) -> str:
+        return " ".join(self.order)
+
+    def group_texts(self) -> list[str]:
+        """Each group as words ("symmetry or equivariance"), in group order."""
+        return [" or ".join(self.surface[s] for s in sorted(g)) for g, _ in self.groups]
+
+    def describe(self, group: frozenset[str]) -> str:
+        return "/".join(self.surface[s] for s in sorted(group))
+
+
+def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffolding: bool = True) -> Question:
+    """The topical groups of an English question (see the module docstring). `scaffolding=False`
+    keeps research verbs as content (what a quote must contain, not what the paper is about)."""
+    toks = [t.lower() for t in _TOKEN.findall(question)]
+    stemmer = _stemmer()
+    content: list[tuple[str, str, float]] = []  # (word, stem, contentness), in order
+    links: list[tuple[int, int]] = []  # content indices joined as alternatives
+    pending_alt, negated = False, False
+    example_head: int | None = None
+    run: list[int] = []  # the content words just before, not separated by any other word
+    alternatives: list[int] = []  # the run before an "or": "decision trees or boosting"
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        two = " ".join(toks[i:i + 2])
+        if not t.isalnum():
+            if t != ",":
+                negated, example_head = False, None
+            pending_alt = pending_alt and t == ","
+            run = []
+            i += 1
+            continue
+        if two in _NEGATION or t in _NEGATION:
+            negated = True
+            i += 2 if two in _NEGATION else 1
+            continue
+        if two in _EXAMPLE or t in _EXAMPLE:
+            example_head = len(content) - 1 if content else None
+            i += 2 if two in _EXAMPLE else 1
+            continue
+        if t in _ALT or (t == "and" and toks[i + 1:i + 2] == ["or"]):
+            pending_alt, alternatives, run = True, run or alternatives, []
+            i += 1
+            continue
+        s = stemmer.stemWord(t)
+        c = 0.0 if negated or (len(t) < 2 and not t.isdigit()) else contentness(t, s, scaffolding)
+        if c > 0:
+            content.append((t, s, c))
+            k = len(content) - 1
+            if pending_alt and k > 0:
+                links += [(a, k) for a in alternatives or [k - 1]]
+            if example_head is not None and k != example_head:
+                links.append((example_head, k))
+            pending_alt = False
+            run.append(k)
+        elif t not in ("of", "-"):
+            run = []
+        i += 1
+    parent = list(range(len(content)))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in links:
+        parent[root(a)] = root(b)
+    idfs = idf({s for _, s, _ in content})
+    by_root: dict[int, dict[str, float]] = {}
+    surface: dict[str, str] = {}
+    for k, (w, s, c) in enumerate(content):
+        members = by_root.setdefault(root(k), {})
+        members[s] = max(members.get(s, 0.0), c * idfs.get(s, 1.0))
+        surface.setdefault(s, w)
+    raw: list[tuple[frozenset[str], float]] = []
+    for members in by_root.values():
+        key = frozenset(members)
+        if key not in {g for g, _ in raw}:
+            raw.append((key, max(members.values())))
+    total = sum(w for _, w in raw) or 1.0
+    groups = tuple((g, w / total) for g, w in raw)
+    topical = {s for _, s, _ in content}
+    phrases: list[tuple[str, str]] = []
+    prev: str | None = None
+    order: list[str] = []
+    for t in toks:
+        if not t.isalnum():
+            prev = None
+            continue
+        s = stemmer.stemWord(t)
+        if s in topical:
+            order.append(t)
+            if prev is not None and prev != s:
+                phrases.append((prev, s))
+            prev = s
+        elif t != "of":  # "mixture of experts" stays one chain
+            prev = None
+    if _WH.search(question) and not _LIST_HEAD.search(question):
+        kind = "factoid"
+    elif _LIST_HEAD.search(question) or _LIST.search(question):
+        kind = "list"
+    else:
+        kind = "other"
+    return Question(question, groups, tuple(phrases), kind, surface, tuple(order))

@@ -1,0 +1,88 @@
+"""Which sentence of a cited paper to quote: the one that answers the question.
+
+Each sentence is described by (`SENTENCE_FEATURES`): its cosine to the question (and its gap
+and rank among the paper's sentences), how much of the question it covers, and how much of the
+question's *focus* (question words rare within this abstract: in "How much of the training
+time do tensor-product layers take?" about FlashTP, "training time" is rare in the abstract and
+"tensor-product" is everywhere), its position, whether it carries a number or a name the
+question does not (and whether the question asks for a quantity), its length, and whether its
+words lean to the results part of abstracts (`lexicon.position_tendency`). For factoid questions
+the number/name/focus terms get their own weights. Research verbs count here ("What hardware was
+it demonstrated on?": "demonstrated" finds the answer), unlike in relevance, where they are
+scaffolding (`question.analyze(..., scaffolding=False)`). A logistic ranker over these was fitted
+on SciFact rationale sentences (findings, not background) and on the sentences holding factoid
+answers (`paperscope.bench.relevance_train`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from paperscope.relevance.features import concepts_of, stems
+from paperscope.relevance.lexicon import position_tendency
+from paperscope.relevance.model import QuoteRanker
+from paperscope.relevance.question import Question
+
+SENTENCE_FEATURES = ("s_cos", "s_cos_gap", "s_cos_rank", "s_cov", "s_focus", "s_pos", "s_first", "s_last", "s_num",
+                     "s_len", "s_tend", "s_caps", "s_fact_num", "s_fact_focus", "s_fact_caps", "s_asks_num")
+# Questions whose answer is a quantity: the sentence holding it has a number the question lacks.
+_ASKS_NUMBER = re.compile(r"\b(how (many|much|large|big|long|fast|often|small|far)|by how much|what (percentage|fraction|"
+                          r"proportion|share|ratio)|to what (extent|level)|多少|几)", re.I)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NAME = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:[-][A-Za-z0-9]+)*\b")
+
+
+def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Sequence[str],
+                      vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """(len(sentences), len(SENTENCE_FEATURES)) for one paper."""
+    n = len(sentences)
+    cos = vectors[:n] @ qvec if n else np.zeros(0, np.float32)
+    order = np.argsort(-cos)
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n)
+    sets = [concepts_of(stems(s)) for s in sentences]
+    spec: dict[frozenset[str], float] = {}
+    for g, _ in q.groups:
+        members = {s[:7] for s in g}
+        in_paper = sum(1 for ss in sets if ss & members)
+        spec[g] = math.log((n + 1) / (in_paper + 0.5))
+    z = sum(w * spec[g] for g, w in q.groups) or 1.0
+    tend = position_tendency()
+    q_numbers = set(_NUMBER.findall(q.text))
+    q_words = {w.lower() for w in re.findall(r"[A-Za-z0-9-]+", q.text)}
+    factoid = 1.0 if q.kind == "factoid" else 0.0
+    asks_number = 1.0 if _ASKS_NUMBER.search(q.text) else 0.0
+    rows = []
+    for i, sent in enumerate(sentences):
+        ss = sets[i]
+        hit = [bool(ss & {s[:7] for s in g}) for g, _ in q.groups]
+        cov = sum(w for (g, w), h in zip(q.groups, hit) if h)
+        focus = sum(w * spec[g] for (g, w), h in zip(q.groups, hit) if h) / z
+        number = 1.0 if set(_NUMBER.findall(sent)) - q_numbers else 0.0
+        names = [m.group(0) for m in _NAME.finditer(sent) if m.start() > 0 and m.group(0).lower() not in q_words]
+        caps = math.log1p(len(names))
+        lean = [tend.get(s, 0.0) for s in stems(sent)]
+        rows.append([
+            float(cos[i]), float(cos[i] - cos.max()), float(min(rank[i], 5)), cov, focus, i / max(n - 1, 1),
+            float(i == 0), float(i == n - 1), number, math.log1p(len(sent.split())),
+            float(np.mean(lean)) if lean else 0.0, caps, factoid * number, factoid * focus, factoid * caps,
+            asks_number * number,
+        ])
+    return np.array(rows, dtype=np.float64).reshape(n, len(SENTENCE_FEATURES))
+
+
+def rank_sentences(ranker: QuoteRanker, q: Question, qvec: npt.NDArray[np.float32], sentences: Sequence[str],
+                   vectors: npt.NDArray[np.float32]) -> list[tuple[str, float]]:
+    """The paper's sentences, best quote first, with their scores."""
+    if not sentences:
+        return []
+    if ranker.features != SENTENCE_FEATURES:
+        raise ValueError("the quote ranker was trained on other sentence features; retrain the relevance model")
+    scores = ranker.score(sentence_features(q, qvec, sentences, vectors))
+    order = np.argsort(-scores, kind="stable")
+    return [(sentences[i], round(float(scores[i]), 4)) for i in order]
