@@ -18,7 +18,7 @@ from typing import Any
 from paperscope.text.sentences import sentences
 from paperscope.text.zh import has_cjk
 
-DATA = Path(__file__).resolve().parent / "data" / "relevance"
+DATA = Path(__file__).resolve().parent / "questions"
 SCAFFOLDS = [
     "Which papers use {t}?", "Which papers study {t}?", "Is there any work on {t}?", "Are there papers about {t}?",
     "What research exists on {t}?", "Any papers on {t}?", "Which papers look at {t}?", "Which papers deal with {t}?",

@@ -18,7 +18,7 @@ Questions (items) and their labels, by family:
   absent from the library.
 - dev: ../shared/eval/dev.jsonl over the seeds.
 - qgenA-D: 240 researcher questions written for this project over four other 38-abstract
-  libraries (COLM 2025, AISTATS 2025, NAACL 2024, ICML 2019; `bench/data/relevance`), in the
+  libraries (COLM 2025, AISTATS 2025, NAACL 2024, ICML 2019; `bench/questions`), in the
   style of dev2 (paraphrases, broad topics, near misses); labelled by reading every abstract.
 - off: questions asked of a library of another field (all answers wrong).
 - *-lgo: leave-gold-out near misses: the same question with its gold papers removed.
