@@ -10,8 +10,8 @@ import shutil
 
 import numpy as np
 import pytest
-from conftest import SEEDS
 
+from conftest import SEEDS
 from paperscope import Assistant
 from paperscope.relevance.features import FEATURES
 from paperscope.relevance.model import MODEL, RelevanceModel, Tree
@@ -73,7 +73,8 @@ def test_factoid_quote_is_the_sentence_holding_the_answer(seeded):
     ans = seeded.ask("What kernel speedup does FlashTP report over cuEquivariance?")
     assert len(ans.citations) == 1 and "60.8" in ans.citations[0].quote, ans.citations
     first = seeded.ask("Which paper proposes test-time training layers?")
-    follow = seeded.ask("How large were the models evaluated?", history=[("Which paper proposes test-time training layers?", first)])
+    history = [("Which paper proposes test-time training layers?", first)]
+    follow = seeded.ask("How large were the models evaluated?", history=history)
     assert follow.citations and "1.3B" in follow.citations[0].quote, follow.text
 
 
