@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from paperscope import _env  # noqa: F401
+from paperscope.answer.export import FORMATS as EXPORT_FORMATS
 from paperscope.ingest.readers.formats import describe
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ Examples:
   paperscope ingest seeds/
   paperscope ask "Which papers address MoE latency?"
   paperscope ask "Which papers compress LLMs?" --json --year 2025
+  paperscope ask --all "Which papers use event cameras?" --output papers.csv
   paperscope search "mixture of experts latency" --k 5
   paperscope chat
   paperscope eval eval.jsonl --json
@@ -143,32 +145,123 @@ def _print_answer(answer: Answer, as_json: bool) -> None:
         click.echo(f"note: {note}", err=True)
 
 
-@main.command(epilog="\b\nExamples:\n  paperscope ask \"Which papers address MoE latency?\"\n"
-              "  paperscope ask \"Which papers use Langevin dynamics?\" --json\n"
-              "  PAPERSCOPE_LLM=openai-compatible PAPERSCOPE_LLM_BASE_URL=http://127.0.0.1:8080/v1 paperscope ask \"...\"")
+ASK_EXAMPLES = """
+\b
+Examples:
+  paperscope ask "Which papers address MoE latency?"
+  paperscope ask "Which papers use Langevin dynamics?" --json
+  paperscope ask --all "Which papers use event cameras?"            # every paper on it, streamed
+  paperscope ask --all "Which papers use NeRF?" --output nerf.csv   # ... and saved for a spreadsheet
+  paperscope ask --all "Is there work on RAG?" --format bibtex > rag.bib
+  paperscope ask "Which papers compress LLMs?" --output refs.bib    # the cited papers, as BibTeX
+  PAPERSCOPE_LLM=openai-compatible PAPERSCOPE_LLM_BASE_URL=http://127.0.0.1:8080/v1 paperscope ask "..."
+\b
+--output infers the format from the file name (.csv, .bib, .json, else text) unless --format
+says it; CSV files are UTF-8 with a BOM (Excel reads the names right).
+"""
+SUFFIX_FORMATS = {".csv": "csv", ".bib": "bibtex", ".bibtex": "bibtex", ".json": "json"}
+
+
+def _export_format(fmt: str | None, output: Path | None) -> str:
+    if fmt:
+        return fmt
+    return SUFFIX_FORMATS.get(output.suffix.lower(), "text") if output is not None else "text"
+
+
+def _write_export(answer: Answer, fmt: str, output: Path) -> None:
+    """The answer's export in `fmt` to `output` (CSV as UTF-8 with BOM), and one line on stderr."""
+    from paperscope.answer.export import csv_bytes, export_answer
+
+    data = csv_bytes(answer.citations) if fmt == "csv" else export_answer(answer, fmt).encode("utf-8")
+    output.write_bytes(data)
+    n = len(answer.citations)
+    click.echo(f"paperscope: wrote {n} paper{'' if n == 1 else 's'} as {fmt} to {output}", err=True)
+
+
+def _print_list(answer: Answer) -> None:
+    click.echo(answer.text)
+    for note in answer.notes:
+        click.echo(f"note: {note}", err=True)
+
+
+def _stream_list(a: Assistant, question: str, filters: Filters | None) -> Answer:
+    """`stream_all` to the terminal: the heading, then each paper's line as its quote is chosen."""
+    from paperscope.assistant import TextPiece
+
+    streamed = ""
+    for event in a.stream_all(question, filters=filters):
+        if isinstance(event, TextPiece):
+            click.echo(event.text, nl=False)
+            streamed += event.text
+            continue
+        if not streamed:  # an abstention comes whole
+            _print_answer(event, False)
+        else:
+            click.echo("")
+            if event.text.strip() != streamed.strip():  # verification changed a line: show the checked list
+                click.echo("\n--- verified list ---")
+                click.echo(event.text)
+            for note in event.notes:
+                click.echo(f"note: {note}", err=True)
+        return event
+    raise RuntimeError("stream_all ended without an answer")
+
+
+@main.command(epilog=ASK_EXAMPLES)
 @click.argument("question")
 @data_dir_option
+@click.option("--all", "list_all", is_flag=True,
+              help="List every paper in the library that addresses the question (no cap), best first.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (answer, abstained, citations, timings).")
-@click.option("--k", type=int, default=None, help="Most papers to cite.")
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
+              help="Export the cited papers: text, json, csv or bibtex (to stdout, or to --output).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
+              help="Write the export to FILE (format from --format or the file name); the answer still prints.")
+@click.option("--k", type=int, default=None, help="Most papers to cite (not with --all).")
 @click.option("--no-stream", is_flag=True, help="Print the answer only when complete.")
 @with_filters
 @friendly
-def ask(question: str, data_dir: str | None, as_json: bool, k: int | None, no_stream: bool,
-        venue: str | None, year: int | None, author: str | None) -> None:
-    """Answer a question with citations (or say that no paper covers it)."""
+def ask(question: str, data_dir: str | None, list_all: bool, as_json: bool, fmt: str | None, output: Path | None,
+        k: int | None, no_stream: bool, venue: str | None, year: int | None, author: str | None) -> None:
+    """Answer a question with citations (or say that no paper covers it); --all lists every paper."""
+    from paperscope.answer.export import export_answer
     from paperscope.assistant import TextPiece
 
+    if list_all and k is not None:
+        raise click.UsageError("--k limits an answer's citations; --all lists every paper (leave one out)")
+    if as_json and fmt in ("csv", "bibtex") and output is None:
+        raise click.UsageError(f"--json and --format {fmt} both print to stdout; add --output FILE for the {fmt}")
+    export_to_stdout = fmt not in (None, "text") and output is None and not as_json
     a = _assistant(data_dir)
     filters = _filters(venue, year, author)
-    if as_json or no_stream or not a.answerer.streams:
-        _print_answer(a.ask(question, filters=filters, max_citations=k), as_json)
-        return
-    for event in a.stream(question, filters=filters, max_citations=k):
-        if isinstance(event, TextPiece):
-            click.echo(event.text, nl=False)
-        else:
-            click.echo("\n\n--- verified answer ---")
-            _print_answer(event, False)
+    quiet = as_json or export_to_stdout or no_stream
+    answer: Answer | None = None
+    if list_all:
+        answer = a.find_all(question, filters=filters) if quiet else _stream_list(a, question, filters)
+        if as_json:
+            click.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False))
+        elif no_stream and not export_to_stdout:
+            _print_list(answer)
+    elif quiet or not a.answerer.streams:
+        answer = a.ask(question, filters=filters, max_citations=k)
+        if not export_to_stdout:
+            _print_answer(answer, as_json)
+    else:
+        for event in a.stream(question, filters=filters, max_citations=k):
+            if isinstance(event, TextPiece):
+                click.echo(event.text, nl=False)
+            else:
+                click.echo("\n\n--- verified answer ---")
+                _print_answer(event, False)
+                answer = event
+    assert answer is not None
+    if export_to_stdout:
+        assert fmt is not None
+        click.echo(export_answer(answer, fmt), nl=False)
+        if answer.abstained:
+            click.echo(f"paperscope: {answer.text.splitlines()[0]}", err=True)
+    if output is not None:
+        _write_export(answer, _export_format(fmt, output), output)
 
 
 @main.command(epilog="\b\nExample:\n  paperscope chat\n  > Which paper proposes test-time training layers?\n"
