@@ -3,12 +3,15 @@ driven by a real browser (Debian chromium via playwright) and by gradio_client.
 
 The browser tests assert what a user sees: the answer, a citation card with the paper's title
 and its quote inside <mark> in the abstract, a follow-up answered from the earlier paper, the
-no-paper message, an uploaded file searchable at once, a planted <script> shown as text, and
-that every request the page makes stays on 127.0.0.1. Screenshot: artifacts/ui.png.
+no-paper message, an uploaded file searchable at once, a planted <script> shown as text, the
+"List all papers" table (sorted by a header click, downloaded as CSV and BibTeX), and that every
+request the page makes stays on 127.0.0.1. Screenshots: artifacts/ui.png, artifacts/ui-list.png.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -16,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -35,6 +39,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PAPERSCOPE = Path(sys.executable).with_name("paperscope")
 ARTIFACTS = ROOT / "artifacts"
+LLM_QUESTION = "Which papers are about large language models?"
 PLANTED = '<script>window.__ps_pwned = 1</script><img src="x" onerror="window.__ps_pwned = 2">'
 ORIGAMI = [
     {"id": "qo-1", "title": "Quantum Origami Folding with Entangled Crease Patterns",
@@ -188,6 +193,95 @@ def test_enter_and_ask_button_are_one_event_that_ignores_a_second_question_while
     assert {tuple(t) for t in chat[0]["targets"]} == {(by_elem["ps-question"], "submit"), (by_elem["ps-ask"], "click")}
     assert chat[0]["trigger_mode"] == "once"
     assert by_elem["ps-chat"] in chat[0]["outputs"] and ids
+    # "List all papers" is the same event (one pending request per page), chosen by the mode radio.
+    assert by_elem["ps-mode"] in chat[0]["inputs"] and by_elem["ps-table"] in chat[0]["outputs"]
+
+
+# -- "List all papers": rows, heading, the streamed list, downloads ------------------------------
+def test_list_rows_heading_and_links_that_cannot_add_markup():
+    evil = "https://ex.org/a b)[x](javascript:alert(1))"
+    rows = render.list_rows([_citation(url=evil, authors=[f"A{i}" for i in range(8)]),
+                             _citation(paper_id="p2", url="javascript:alert(1)", year=None)])
+    assert rows[0][:5] == ["A <b>bold</b> title", "A0, A1, A2, A3, A4, A5 et al. (8 authors)", "ICML", 2025,
+                           "Second sentence has <script>x</script> inside."]  # plain-text cells: shown as typed
+    host, target = rows[0][5].split("](", 1)
+    assert host == "[ex.org" and target.startswith("https://ex.org/a%20b%29%5Bx%5D%28javascript")
+    assert not set(target[:-1]) & set(" ()[]<>") and target.endswith(")")
+    assert rows[1][5] == "" and rows[1][3] is None  # no clickable javascript: link; no year
+    assert render.LIST_HEADERS == ["Title", "Authors", "Venue", "Year", "Quote", "Link"]
+
+    listed = Answer(text="2 papers in the library address this <b>. By venue: ICML 2025 (2).\n- T [1]",
+                    citations=[_citation()], backend="extractive (list)", timings={"total_s": 0.2})
+    head = render.list_head_html(listed)
+    assert "2 papers in the library address this &lt;b&gt;. By venue" in head and "- T" not in head
+    assert "extractive (list)" in head and "<b>" not in head
+    none = Answer(text="No paper in the corpus addresses this question.", abstained=True, backend="abstain",
+                  nearest=[{"paper_id": "x:1", "title": "Near", "url": "https://a.b/1"}])
+    assert render.list_head_html(none) == render.abstention(none) and "ps-abstain" in render.list_head_html(none)
+    pending = render.list_pending_html("3 papers in the library address this.\n- a [1]\n- b [2]")
+    assert "ps-pending" in pending and "3 papers in the library" in pending and "2 done" in pending
+
+
+def _bib_titles(text: str, n: int) -> list[str]:
+    import bibtexparser
+
+    library = bibtexparser.parse_string(text)
+    assert not library.failed_blocks, [b.error for b in library.failed_blocks]
+    assert len(library.entries) == n and len({e.key for e in library.entries}) == n
+    return [e.fields_dict["title"].value.replace("{", "").replace("}", "") for e in library.entries]
+
+
+def _csv_titles(path: str | Path) -> list[str]:
+    raw = Path(path).read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf"), raw[:20]  # UTF-8 with BOM, for Excel
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
+    assert rows and all(r["title"] and r["quote"] for r in rows)
+    return [r["title"] for r in rows]
+
+
+def test_list_turn_streams_then_fills_the_table_and_the_downloads(fake_assistant, tmp_path):
+    from paperscope.ui.listing import EXPORT_KEEP_S, list_turn
+
+    exports = tmp_path / "exports"
+    stale = exports / "old"
+    stale.mkdir(parents=True)
+    os.utime(stale, (time.time() - EXPORT_KEEP_S - 5,) * 2)
+    steps = list(list_turn(fake_assistant, LLM_QUESTION, "", "", "", exports))
+    expected = fake_assistant.find_all(LLM_QUESTION)
+    titles = [c.title for c in expected.citations]
+    assert len(titles) > 1
+    assert steps[0] == {"head": render.list_pending_html(""), "rows": [], "files": None}  # the old list is cleared
+    assert all(set(s) == {"head"} and "ps-pending" in s["head"] for s in steps[1:-1])
+    assert f"{len(titles)} done" in steps[-2]["head"]
+    final = steps[-1]
+    assert final["rows"] == render.list_rows(expected.citations)
+    assert f"{len(titles)} papers in the library address this" in final["head"] and "ps-foot" in final["head"]
+    csv_path, bib_path = final["files"]
+    assert Path(csv_path).name == "paperscope-which-papers-are-about-large-language-models.csv"
+    assert _csv_titles(csv_path) == titles
+    assert sorted(_bib_titles(Path(bib_path).read_text(encoding="utf-8"), len(titles))) == sorted(titles)
+    assert not stale.exists()  # exports older than EXPORT_KEEP_S are removed
+
+    # The filters reach find_all: no paper from 1999, so an abstention, an empty table, no downloads.
+    none = list(list_turn(fake_assistant, LLM_QUESTION, "", "1999", "", exports))[-1]
+    assert "ps-abstain" in none["head"] and none["rows"] == [] and none["files"] is None
+    assert list(list_turn(fake_assistant, "   ", "", "", "", exports)) == []
+
+
+def test_list_turn_failure_is_shown_without_secrets(fake_assistant, tmp_path, monkeypatch):
+    from paperscope.ui.listing import list_turn
+
+    key = "sk-" + "abcdefgh12345678"
+    monkeypatch.setenv("PAPERSCOPE_UI_AUTH", "alice:hunter2-secret")
+
+    def broken(question, filters=None):
+        raise ConnectionError(f"store at http://alice:hunter2-secret@db rejected {key}")
+        yield  # a generator, like stream_all
+
+    monkeypatch.setattr(fake_assistant, "stream_all", broken)
+    last = list(list_turn(fake_assistant, LLM_QUESTION, "", "", "", tmp_path))[-1]
+    assert set(last) == {"head"} and "ps-error" in last["head"] and "ConnectionError" in last["head"]
+    assert "hunter2" not in last["head"] and key not in last["head"]
 
 
 # -- the real server ---------------------------------------------------------------------------
@@ -245,13 +339,26 @@ class Server:
 USER, SECRET = "alice", "s3cret-Pa55-word"
 
 
-@pytest.fixture(scope="module")
-def server(seeded_data_dir, tmp_path_factory):
-    """One `paperscope ui` for the module, with basic auth from PAPERSCOPE_UI_AUTH."""
+def _serve(seeded_data_dir: Path, tmp_path_factory) -> Server:
     work = tmp_path_factory.mktemp("ui")
     data = work / "data"
     shutil.copytree(seeded_data_dir, data)
-    srv = Server(data, work, PAPERSCOPE_UI_AUTH=f"{USER}:{SECRET}")
+    return Server(data, work, PAPERSCOPE_UI_AUTH=f"{USER}:{SECRET}")
+
+
+@pytest.fixture(scope="module")
+def server(seeded_data_dir, tmp_path_factory):
+    """One `paperscope ui` for the module, with basic auth from PAPERSCOPE_UI_AUTH."""
+    srv = _serve(seeded_data_dir, tmp_path_factory)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def seeds_server(seeded_data_dir, tmp_path_factory):
+    """A second server whose library stays the seeds: the upload test adds papers to `server`'s,
+    which shifts the ranking that the list test checks row by row."""
+    srv = _serve(seeded_data_dir, tmp_path_factory)
     yield srv
     srv.stop()
 
@@ -273,8 +380,8 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, server):
+@contextmanager
+def _logged_in_page(browser, server):
     context = browser.new_context(viewport={"width": 1440, "height": 1100})
     pg = context.new_page()
     pg.requests = []
@@ -284,6 +391,18 @@ def page(browser, server):
     pg.locator("#ps-question textarea").wait_for(timeout=30_000)
     yield pg
     context.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    with _logged_in_page(browser, server) as pg:
+        yield pg
+
+
+@pytest.fixture
+def seeds_page(browser, seeds_server):
+    with _logged_in_page(browser, seeds_server) as pg:
+        yield pg
 
 
 def _ask(page, question: str, timeout_ms: int = 60_000):
@@ -431,3 +550,112 @@ def test_20_concurrent_chat_sessions_match_sequential(server):
     print(f"\n20 concurrent UI sessions: 40 requests, 0 errors, p50 {statistics.median(latencies):.2f} s, p95 {p95:.2f} s")
     for i, first, second, _ in results:
         assert (first, second) == expected[i % len(questions)], f"session {i} differs from the sequential answer"
+
+
+@pytest.fixture(scope="module")
+def llm_list(seeded_data_dir, tmp_path_factory):
+    """find_all's answer to LLM_QUESTION from the library itself: what the table must show."""
+    from paperscope import Assistant
+
+    data = tmp_path_factory.mktemp("ui-list") / "data"
+    shutil.copytree(seeded_data_dir, data)
+    answer = Assistant.open(data).find_all(LLM_QUESTION)
+    assert len(answer.citations) > 1, answer.text
+    return answer
+
+
+def _list(page, question: str, done: str = ".ps-foot, .ps-abstain, .ps-error", timeout_ms: int = 60_000):
+    """Ask in "List all papers" mode; wait for the list's heading (or abstention, or error)."""
+    box = page.locator("#ps-question textarea")
+    box.fill(question)
+    box.press("Enter")
+    page.locator("#ps-list-head").locator(done).first.wait_for(timeout=timeout_ms)
+    return page.locator("#ps-list-head")
+
+
+def _column(page, col: int) -> list[str]:
+    """The table's cells in column `col`, top to bottom as shown (the rows are all rendered:
+    the seeds' lists are shorter than the virtual table's overscan)."""
+    return page.locator(f'#ps-table [role=row].virtual-row [data-col="{col}"]').all_inner_texts()
+
+
+def _wait_column(page, col: int, values: list[str], timeout_ms: int = 30_000) -> None:
+    page.wait_for_function(f"""() => {{
+        const want = {json.dumps(values)};
+        const cells = [...document.querySelectorAll('#ps-table [role=row].virtual-row [data-col="{col}"]')];
+        return cells.length === want.length && cells.every((cell, i) => cell.innerText === want[i]);
+    }}""", timeout=timeout_ms)
+
+
+def _sorted_by_header(page, col: int, before: list[str]) -> list[str]:
+    page.locator("#ps-table th[role=columnheader]").nth(col).click()
+    page.wait_for_function(f"""() => {{
+        const before = {json.dumps(before)};
+        const cells = [...document.querySelectorAll('#ps-table [role=row].virtual-row [data-col="{col}"]')];
+        return cells.length === before.length && cells.some((cell, i) => cell.innerText !== before[i]);
+    }}""", timeout=10_000)
+    return _column(page, col)
+
+
+def _download(page, elem_id: str):
+    with page.expect_download(timeout=20_000) as info:
+        page.locator(f"#{elem_id}").click()
+    return info.value
+
+
+@pytest.mark.slow
+def test_browser_list_all_papers_sorts_and_downloads(seeds_page, llm_list):
+    page = seeds_page
+    page.locator("#ps-mode").get_by_text("List all papers").click()
+    page.locator("#ps-table").wait_for(timeout=10_000)
+    assert not page.locator("#ps-chat").is_visible() and page.locator("#ps-list-csv").is_disabled()
+    head = _list(page, LLM_QUESTION)
+    expected = [c.title for c in llm_list.citations]
+    n = len(expected)
+    assert head.inner_text().startswith(f"{n} papers in the library address this"), head.inner_text()
+    titles = _column(page, 0)
+    assert titles == expected  # best match first, as find_all ranks them
+    first = llm_list.citations[0]
+    assert _column(page, 2)[0] == first.venue and _column(page, 3)[0] == str(first.year)
+    assert _column(page, 4)[0] == first.quote
+    assert page.locator('#ps-table [data-col="5"] a').first.get_attribute("href") == first.url
+    page.screenshot(path=str(ARTIFACTS / "ui-list.png"))
+
+    # A click on a header sorts by that column, a second click reverses; the rows move together.
+    assert titles != sorted(titles)  # else the click below could not show a change
+    by_title = _sorted_by_header(page, 0, titles)
+    assert by_title == sorted(expected)
+    assert _sorted_by_header(page, 0, by_title) == sorted(expected, reverse=True)
+    quote_of = {c.title: c.quote for c in llm_list.citations}
+    assert _column(page, 4) == [quote_of[t] for t in sorted(expected, reverse=True)]
+    # A new question clears the sort (Gradio would keep it): the new list shows best match first.
+    page.locator("#ps-question textarea").fill(LLM_QUESTION)
+    page.locator("#ps-ask").click()
+    _wait_column(page, 0, expected)
+
+    # The downloads hold the whole list (in find_all's order, whatever the table's sort).
+    csv_file = _download(page, "ps-list-csv")
+    assert csv_file.suggested_filename == "paperscope-which-papers-are-about-large-language-models.csv"
+    assert _csv_titles(csv_file.path()) == expected
+    bib_file = _download(page, "ps-list-bib")
+    assert bib_file.suggested_filename.endswith(".bib")
+    assert sorted(_bib_titles(Path(bib_file.path()).read_text(encoding="utf-8"), n)) == sorted(expected)
+
+    # No paper on the question: the abstention, an empty table, nothing to download.
+    none = _list(page, "Are there papers about recommender systems?", done=".ps-abstain")
+    assert "No paper" in none.inner_text() and none.locator(".ps-near li").count() >= 1
+    page.wait_for_function("document.querySelectorAll('#ps-table [role=row].virtual-row').length === 0")
+    assert page.locator("#ps-list-csv").is_disabled() and page.locator("#ps-list-bib").is_disabled()
+
+    # Back to answers: the chat is shown again, and its last answer's sources download too.
+    page.locator("#ps-mode").get_by_text("Answer", exact=True).click()
+    page.locator("#ps-chat").wait_for(timeout=10_000)
+    assert page.locator("#ps-table").count() == 0 and page.locator("#ps-chat-csv").is_disabled()
+    msg = _ask(page, "Which papers address MoE latency?")
+    cards = msg.locator(".ps-card .ps-title").all_inner_texts()
+    page.wait_for_function("!document.querySelector('#ps-chat-csv').disabled", timeout=10_000)
+    assert _csv_titles(_download(page, "ps-chat-csv").path()) == cards and ORACLE in cards
+    assert len(_bib_titles(Path(_download(page, "ps-chat-bib").path()).read_text(encoding="utf-8"),
+                           len(cards))) == len(cards)
+    assert SECRET not in page.content()
+    _assert_local(page.requests)

@@ -1,4 +1,6 @@
-"""The Gradio app over an `Assistant`: chat with streamed, cited answers; filters; ingest panel.
+"""The Gradio app over an `Assistant`: chat with streamed, cited answers; a "List all papers"
+mode (every paper on the question, in a sortable table); CSV and BibTeX downloads of either;
+filters; ingest panel.
 
 `build_app(assistant)` returns the `gr.Blocks`; `launch_kwargs()` holds the launch settings
 that keep it offline and local (system fonts, no share link, upload size cap). The UI holds
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,15 @@ from paperscope.ingest.readers.formats import COMPRESSED, FORMATS, SUFFIXES, des
 from paperscope.records import Answer
 from paperscope.secrets import redact
 from paperscope.ui import render
+from paperscope.ui.listing import (
+    HEADER_SORT_JS,
+    download_buttons,
+    downloads,
+    export_files,
+    failure_text,
+    filters_of,
+    list_turn,
+)
 
 EXAMPLES = [
     "Which papers address MoE latency?",
@@ -35,6 +47,9 @@ MAX_FILES = 10
 # before reading (the real 85,864-abstract corpus is 123 MB uncompressed, 5x its .gz).
 MAX_EXPANDED_MB = 200
 ANY = ""
+ANSWER_MODE, LIST_MODE = "Answer", "List all papers"
+PLACEHOLDERS = {ANSWER_MODE: "Ask a question, e.g. Which papers address MoE latency?",
+                LIST_MODE: "List every paper on a question, e.g. Which papers are about large language models?"}
 CSS = (Path(__file__).with_name("style.css")).read_text(encoding="utf-8")
 # System fonts only: nothing is fetched from a font CDN, and nothing needs bundling.
 THEME = gr.themes.Soft(
@@ -50,7 +65,7 @@ Turn = tuple[Messages, ChatHistory, str]
 
 
 def launch_kwargs() -> dict[str, Any]:
-    return {"theme": THEME, "css": CSS, "max_file_size": f"{MAX_FILE_MB}mb", "share": False,
+    return {"theme": THEME, "css": CSS, "js": HEADER_SORT_JS, "max_file_size": f"{MAX_FILE_MB}mb", "share": False,
             "show_error": True, "ssr_mode": False, "footer_links": ["api"]}
 
 
@@ -91,11 +106,6 @@ def venue_choices(assistant: Assistant) -> list[tuple[str, str]]:
 
 def year_choices(assistant: Assistant) -> list[tuple[str, str]]:
     return [("Any year", ANY)] + [(str(y), str(y)) for y in reversed(assistant.catalog.years())]
-
-
-def filters_of(venue: str | None, year: str | None, author: str | None) -> dict[str, Any] | None:
-    f = {"venue": venue or None, "year": int(year) if year else None, "author": (author or "").strip() or None}
-    return f if any(v is not None for v in f.values()) else None
 
 
 def stats_line(assistant: Assistant) -> str:
@@ -177,16 +187,13 @@ def chat_turn(assistant: Assistant, question: str | None, messages: Messages | N
         messages[-1] = {"role": "assistant", "content": render.error_html(str(exc))}
         yield list(messages), list(history), ""
     except Exception as exc:  # e.g. the Chroma server went away: say so in the chat, keep serving
-        messages[-1] = {"role": "assistant", "content": render.error_html(
-            f"The question could not be answered ({type(exc).__name__}: {redact(str(exc))[:300]})")}
+        messages[-1] = {"role": "assistant", "content": render.error_html(failure_text(exc))}
         yield list(messages), list(history), ""
 
 
 # -- the app ----------------------------------------------------------------------------------
 def build_app(assistant: Assistant) -> gr.Blocks:
-    def respond(question: str | None, messages: Messages | None, history: ChatHistory | None, venue: str | None,
-                year: str | None, author: str | None, k: int | None, backend: str | None) -> Iterator[Turn]:
-        yield from chat_turn(assistant, question, messages, history, venue, year, author, k, backend)
+    exports = Path(tempfile.mkdtemp(prefix="paperscope-exports-"))
 
     def api_ask(question: str, venue: str = "", year: int | None = None, author: str = "",
                 max_citations: int = 0, history: list[Any] | None = None) -> dict[str, Any]:
@@ -234,8 +241,19 @@ def build_app(assistant: Assistant) -> gr.Blocks:
                     placeholder="**Ask about the papers in the library.** Answers quote the papers they cite.",
                     examples=[{"text": q} for q in EXAMPLES],
                 )
+                with gr.Column(visible=False, elem_id="ps-list") as list_panel:
+                    list_head = gr.HTML(render.list_intro_html(), elem_id="ps-list-head")
+                    table = gr.Dataframe(headers=render.LIST_HEADERS, datatype=render.LIST_TYPES, interactive=False,
+                                         wrap=True, max_height=620, show_label=False, elem_id="ps-table",
+                                         column_widths=["24%", "15%", "8%", "6%", "39%", "8%"])
+                # The mode, and the downloads of what is shown: the last answer's sources, or the list.
+                with gr.Row(elem_id="ps-toolbar", equal_height=True):
+                    mode = gr.Radio([ANSWER_MODE, LIST_MODE], value=ANSWER_MODE, show_label=False, container=False,
+                                    scale=1, elem_id="ps-mode")
+                    chat_csv, chat_bib = download_buttons("ps-chat", visible=True)
+                    list_csv, list_bib = download_buttons("ps-list", visible=False)
                 with gr.Row(elem_id="ps-ask-row"):
-                    box = gr.Textbox(show_label=False, placeholder="Ask a question, e.g. Which papers address MoE latency?",
+                    box = gr.Textbox(show_label=False, placeholder=PLACEHOLDERS[ANSWER_MODE],
                                      scale=6, lines=1, max_lines=4, elem_id="ps-question", autofocus=True)
                     ask_btn = gr.Button("Ask", variant="primary", scale=1, min_width=90, elem_id="ps-ask")
             with gr.Column(scale=1, min_width=290, elem_id="ps-side"):
@@ -256,8 +274,44 @@ def build_app(assistant: Assistant) -> gr.Blocks:
                     add = gr.Button("Add to library", variant="secondary", elem_id="ps-add")
                     status = gr.Markdown(elem_id="ps-ingest-status")
 
-        chat_inputs = [box, chatbot, history, venue, year, author, k, backend]
-        chat_outputs = [chatbot, history, box]
+        def chat_steps(question: str | None, messages: Messages | None, turns: ChatHistory | None,
+                       *options: Any) -> Iterator[dict[Any, Any]]:
+            before, after = len(turns or []), list(turns or [])
+            for shown, after, text in chat_turn(assistant, question, messages, turns, *options):
+                yield {chatbot: shown, history: after, box: text}
+            if not (question or "").strip():  # nothing was asked: the last answer's downloads stay
+                return
+            new = after[-1][1] if len(after) > before else None  # None: the turn failed
+            files = export_files(new, exports) if new is not None and new.citations else None
+            yield dict(zip((chat_csv, chat_bib), downloads(files)))
+
+        def list_steps(question: str | None, venue_: str | None, year_: str | None,
+                       author_: str | None) -> Iterator[dict[Any, Any]]:
+            yield {box: ""}
+            for step in list_turn(assistant, question, venue_, year_, author_, exports):
+                out: dict[Any, Any] = {list_head: step["head"]} if "head" in step else {}
+                if "rows" in step:
+                    out[table] = step["rows"]
+                if "files" in step:
+                    out.update(zip((list_csv, list_bib), downloads(step["files"])))
+                yield out
+
+        def respond(mode_: str | None, question: str | None, messages: Messages | None, turns: ChatHistory | None,
+                    venue_: str | None, year_: str | None, author_: str | None, k_: int | None,
+                    backend_: str | None) -> Iterator[dict[Any, Any]]:
+            if mode_ == LIST_MODE:  # every paper on the question; answer settings (k, backend) do not apply
+                yield from list_steps(question, venue_, year_, author_)
+            else:
+                yield from chat_steps(question, messages, turns, venue_, year_, author_, k_, backend_)
+
+        def show_mode(mode_: str | None) -> tuple[Any, ...]:
+            listing = mode_ == LIST_MODE
+            chat_side, list_side = gr.update(visible=not listing), gr.update(visible=listing)
+            return (chat_side, chat_side, chat_side, list_side, list_side, list_side,
+                    gr.update(placeholder=PLACEHOLDERS[LIST_MODE if listing else ANSWER_MODE]))
+
+        chat_inputs = [mode, box, chatbot, history, venue, year, author, k, backend]
+        chat_outputs = [chatbot, history, box, chat_csv, chat_bib, list_head, table, list_csv, list_bib]
         # One event for Enter and the Ask button, trigger_mode "once": while an answer streams,
         # a second question from the same page is ignored instead of interleaving two answers
         # in one history. (Examples show only in the empty chat, so they cannot overlap one.)
@@ -266,7 +320,11 @@ def build_app(assistant: Assistant) -> gr.Blocks:
         chatbot.example_select(example_text, None, box, api_visibility="private", queue=False).then(
             respond, chat_inputs, chat_outputs, api_visibility="private")
         # The chatbot's own trash button starts a new conversation: forget the answers too.
-        chatbot.clear(lambda: [], None, history, api_visibility="private", queue=False)
+        chatbot.clear(lambda: ([], *downloads(None)), None, [history, chat_csv, chat_bib],
+                      api_visibility="private", queue=False)
+        # The chat and the list keep their contents while the other is shown.
+        mode.change(show_mode, mode, [chatbot, chat_csv, chat_bib, list_panel, list_csv, list_bib, box],
+                    api_visibility="private", queue=False)
         add.click(ingest, [files], [status, venue, year, stats, files], api_visibility="private",
                   concurrency_limit=1, concurrency_id="ingest")
         gr.api(api_ask, api_name="ask")

@@ -1,4 +1,5 @@
-"""HTML for the chat: an answer with [n] markers linked to its citation cards, or an abstention.
+"""HTML for the chat: an answer with [n] markers linked to its citation cards, or an abstention;
+and, for the "List all papers" mode, the list's heading and its table rows.
 
 Everything that comes from data (abstracts, titles, authors, answer text, URLs) is
 HTML-escaped here, because abstracts are untrusted input: a planted `<script>` must show as
@@ -12,13 +13,19 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from urllib.parse import urlparse
+from typing import Any
+from urllib.parse import quote, urlparse
 
 from paperscope.answer.markers import MARKER
 from paperscope.answer.plan import RELATED_HEAD
 from paperscope.records import Answer, Citation, NearestPaper
 
 CONTEXT_CHARS = 220  # abstract text kept on each side of the quote in a card's excerpt
+# The list table: column headers and Gradio Dataframe datatypes. Only the link is markdown (a
+# clickable link); every other cell is plain text, so titles and quotes cannot add markup.
+LIST_HEADERS = ["Title", "Authors", "Venue", "Year", "Quote", "Link"]
+LIST_TYPES = ["str", "str", "str", "number", "str", "markdown"]
+URL_SAFE = ":/?#@!$&'*+,;=%~-._"  # kept as is in a table link; anything else is %-encoded
 
 
 def esc(text: str | None) -> str:
@@ -161,6 +168,13 @@ def abstention(answer: Answer) -> str:
             f"{nearest}{_footer(answer)}</div>")
 
 
+def _related(answer: Answer) -> str:
+    if not answer.related:
+        return ""
+    return (f'<div class="ps-near-head">{esc(RELATED_HEAD)} (not cited):</div>'
+            f'<ul class="ps-near ps-related">{_paper_list(answer.related)}</ul>')
+
+
 def answer_html(answer: Answer, turn: int, abstract_of: Callable[[str], str]) -> str:
     """The whole assistant message: text with linked markers, then one card per citation."""
     if answer.abstained:
@@ -170,8 +184,7 @@ def answer_html(answer: Answer, turn: int, abstract_of: Callable[[str], str]) ->
     text = link_markers(_lines(body), anchors)
     cards = "".join(card(c, abstract_of(c.paper_id), anchors[c.marker]) for c in answer.citations)
     label = f"Sources ({len(answer.citations)})" if answer.citations else ""
-    related = (f'<div class="ps-near-head">{esc(RELATED_HEAD)} (not cited):</div>'
-               f'<ul class="ps-near ps-related">{_paper_list(answer.related)}</ul>') if answer.related else ""
+    related = _related(answer)
     return (f'<div class="ps-answer"><div class="ps-text">{text}</div>'
             + (f'<div class="ps-cards-head">{label}</div><div class="ps-cards">{cards}</div>' if cards else "")
             + f"{related}{_footer(answer)}</div>")
@@ -185,3 +198,45 @@ def pending_html(text: str) -> str:
 
 def error_html(message: str) -> str:
     return f'<div class="ps-answer ps-error">{esc(message)}</div>'
+
+
+# -- "List all papers" mode ---------------------------------------------------------------------
+def link_cell(url: str | None) -> str:
+    """A markdown link (text: the host) for a table cell, or "". Spaces, parentheses and angle
+    brackets are %-encoded, so a record's URL cannot end the link early and add markup."""
+    url = safe_url(url)
+    if not url:
+        return ""
+    host = re.sub(r"[^a-z0-9.-]", "", urlparse(url).hostname or "") or "link"
+    return f"[{host}]({quote(url, safe=URL_SAFE)})"
+
+
+def list_rows(citations: list[Citation]) -> list[list[Any]]:
+    """One table row per listed paper, in LIST_HEADERS order (best match first)."""
+    return [[c.title, authors_line(c.authors), c.venue, c.year, c.quote, link_cell(c.url)] for c in citations]
+
+
+def list_intro_html() -> str:
+    return ('<div class="ps-answer ps-list-head"><div class="ps-text ps-dim">Every paper in the library that '
+            "addresses your question, best match first, with a quote from each. Click a column header to sort; "
+            "download the list as CSV (for spreadsheets) or BibTeX.</div></div>")
+
+
+def list_head_html(answer: Answer) -> str:
+    """The list's heading (count, overview by venue) or, when no paper addresses the question,
+    the abstention with its nearest papers."""
+    if answer.abstained:
+        return abstention(answer)
+    lines = (answer.text or "").splitlines()
+    heading = lines[0] if lines else f"{len(answer.citations)} papers"
+    return (f'<div class="ps-answer ps-list-head"><div class="ps-text">{esc(heading)}</div>'
+            f"{_related(answer)}{_footer(answer)}</div>")
+
+
+def list_pending_html(streamed: str) -> str:
+    """While the list streams: its heading, and how many papers have their quote so far."""
+    lines = streamed.splitlines()
+    if not lines:
+        return pending_html("")
+    done = sum(line.startswith("- ") for line in lines)
+    return pending_html(f"{lines[0]}\nChoosing a quote for each paper\u2026 {done} done")
