@@ -240,7 +240,10 @@ def ingest_paths(
             bar.close()
     if pending["marked"] or catalog.get_state("ingest_pending"):
         t_index = time.perf_counter()
-        catalog.build_bm25(store.bump_generation())
+        generation = store.bump_generation()
+        catalog.build_bm25(generation)
+        if settings.retrieve.multilingual:
+            catalog.build_multilingual(generation)
         catalog.set_state("ingest_pending", "")
         summary.index_seconds = time.perf_counter() - t_index
     elif not catalog.in_sync(store.count(), store.generation()):

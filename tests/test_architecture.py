@@ -17,7 +17,8 @@ MAX_LINES = 400
 LAYERS = [
     ("paperscope.cli", "paperscope.ui", "paperscope.bench", "paperscope"),  # surfaces (and the package facade)
     ("paperscope.assistant",),
-    ("paperscope.answer", "paperscope.relevance", "paperscope.retrieve", "paperscope.ingest", "paperscope.integrations"),
+    ("paperscope.answer", "paperscope.relevance", "paperscope.retrieve", "paperscope.crosslingual", "paperscope.ingest",
+     "paperscope.integrations"),
     ("paperscope.index", "paperscope.llm"),
     ("paperscope.text", "paperscope.records", "paperscope.settings", "paperscope.registry", "paperscope.secrets",
      "paperscope._env"),

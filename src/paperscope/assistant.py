@@ -31,6 +31,7 @@ from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper
 from paperscope.answer.followup import is_follow_up
 from paperscope.answer.plan import AbstainReason, Plan, abstention_text, related_text
 from paperscope.answer.verify import Verified, removal_notes, verify
+from paperscope.crosslingual import CrossLingual
 from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder, make_embedder
@@ -44,7 +45,7 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import redact
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
-from paperscope.text.zh import gloss_for_analysis, to_english_query
+from paperscope.text.zh import has_cjk, to_english_query
 
 if TYPE_CHECKING:
     from paperscope.integrations.llama_index import PaperscopeRetriever
@@ -92,6 +93,7 @@ class Assistant:
         self.relevance = relevance or Relevance(embedder, settings.answer)
         self._sync_lock = threading.Lock()
         self._checked_generation: str | None = None
+        self.crosslingual = CrossLingual(catalog, settings.retrieve)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -154,7 +156,9 @@ class Assistant:
     def search(self, query: str, k: int = 10, filters: FilterArg = None) -> list[Hit]:
         query = self._check_question(query)[0]
         self.refresh()
-        return self.retriever.search(query, k=k, filters=filters)
+        snapshot = self.catalog.snapshot()
+        english, _, extra = self.crosslingual.query(query, snapshot, max(self.settings.retrieve.candidates, k))
+        return self.retriever.search(english, k=k, filters=filters, snapshot=snapshot, extra=extra)
 
     def candidates(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
                    restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False) -> Candidates:
@@ -162,16 +166,18 @@ class Assistant:
         hits (the best `k` fused, default `PAPERSCOPE_ANSWER_CONTEXT_PAPERS`, plus each retriever's
         top 10) and their stored chunk vectors. `deep` (find_all): every paper in either
         retriever's top `FIND_ALL_DEPTH`, and BM25's for the acronym/expansion variants."""
-        english = to_english_query(question)
+        depth = FIND_ALL_DEPTH if deep else max(self.settings.retrieve.candidates, k or 0)
+        english, analysis, extra = self.crosslingual.query(question, snapshot, depth)
         qvec = self.embedder.embed([english])[0]
         if deep:
             hits = self.retriever.search(english, k=2 * FIND_ALL_DEPTH, filters=filters, restrict=restrict, vector=qvec,
-                                         snapshot=snapshot, exclude=exclude, depth=FIND_ALL_DEPTH, variants=True)
+                                         snapshot=snapshot, exclude=exclude, depth=FIND_ALL_DEPTH, variants=True,
+                                         extra=extra)
         else:
             hits = self.retriever.search(english, k=k or self.settings.answer.context_papers, filters=filters,
                                          restrict=restrict, vector=qvec, snapshot=snapshot,
-                                         each=GUARANTEED_PER_RETRIEVER, exclude=exclude)
-        q = self.relevance.analyze(gloss_for_analysis(question), snapshot)
+                                         each=GUARANTEED_PER_RETRIEVER, exclude=exclude, extra=extra)
+        q = self.relevance.analyze(analysis, snapshot)
         chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
         return Candidates(q, self.relevance.vectors(q, qvec), hits, self.store.paper_vectors(chunks))
 
@@ -256,12 +262,16 @@ class Assistant:
             scored = self.scored(f"{question} {earlier}", snapshot, filters, restrict={c.paper_id for c in last.citations})
             decision = self.relevance.decide(scored, snapshot, limit, follow_up=True)
             if not decision.abstain:
-                focus = to_english_query(question)
+                foreign = self.crosslingual.translate(question, snapshot)
+                focus = foreign.english if foreign is not None else to_english_query(question)
                 self.relevance.quote(scored, decision.cited, snapshot, focus, self.embedder.embed([focus])[0])
+                self.crosslingual.quote(question, snapshot, decision.cited)
                 return Plan(question, standalone, scored.evidence, decision.cited, notes=notes)
         scored = self.scored(question, snapshot, filters)
         decision = self.relevance.decide(scored, snapshot, limit)
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)
+        if scored.question.kind == "factoid":
+            self.crosslingual.quote(question, snapshot, decision.cited)
         return Plan(question, question, scored.evidence, decision.cited, decision.related, decision.uncovered,
                     decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes)
 
@@ -302,7 +312,7 @@ class Assistant:
         timings["total_s"] = time.perf_counter() - t0
         text = checked.text
         if plan.related:
-            text += "\n\n" + related_text(plan.related)
+            text += "\n\n" + related_text(plan.related, chinese=has_cjk(plan.question))
         yield Answer(text=text, citations=checked.citations, abstained=False, backend=backend,
                      related=[_nearest(ev) for ev in plan.related],
                      question=plan.question, standalone_question=plan.standalone, notes=notes,
@@ -342,7 +352,7 @@ class Assistant:
             yield self._abstention(plan, timings)
             return
         assert scored is not None
-        heading = list_heading(plan.cited)
+        heading = list_heading(plan.cited, chinese=has_cjk(plan.question))
         yield TextPiece(heading)
         lines, quotes = [heading], {}
         for start in range(0, len(plan.cited), QUOTE_BATCH):

@@ -11,7 +11,7 @@ Leaves out: sentence-level reranking, which belongs to relevance (`paperscope.re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,7 +88,8 @@ class Retriever:
     def search(self, query: str, k: int | None = None, filters: Filters | Mapping[str, Any] | None = None,
                restrict: set[str] | None = None, vector: npt.NDArray[np.float32] | None = None,
                snapshot: Bm25Snapshot | None = None, each: int = 0, exclude: set[str] | None = None,
-               depth: int | None = None, variants: bool = False) -> list[Hit]:
+               depth: int | None = None, variants: bool = False,
+               extra: Sequence[tuple[Sequence[str], float]] = ()) -> list[Hit]:
         """Top-k papers for `query`, best fused first. `restrict` limits results to given paper
         ids (follow-ups), `exclude` leaves some out; `snapshot` is the library to search (default:
         the catalog's current one). `each` > 0 also keeps each retriever's top `each` papers
@@ -96,7 +97,9 @@ class Retriever:
         misses (a spelling variant BM25 cannot match, a paraphrase only dense finds). `depth` is
         how far down each retriever's list to read (default: the candidates setting, or k);
         `variants` also gathers (without changing any score or rank) the papers BM25 finds for the
-        query with its acronym <-> expansion variants ("NeRF" <-> "neural radiance fields")."""
+        query with its acronym <-> expansion variants ("NeRF" <-> "neural radiance fields").
+        `extra`: more (best-first paper ids, weight) rankings to fuse (a non-English question's
+        title ranking); ids outside the allowed papers are ignored."""
         k = k or self.settings.k
         if snapshot is None:
             snapshot = self.catalog.snapshot()
@@ -112,16 +115,20 @@ class Retriever:
         text = to_english_query(query)
         n = depth or max(self.settings.candidates, k)
         lexical = snapshot.search(text, n, allowed)
-        extra = snapshot.search(text, n, allowed, extra_terms=snapshot.variants(text)) if variants else []
+        variant_hits = snapshot.search(text, n, allowed, extra_terms=snapshot.variants(text)) if variants else []
         if vector is None:
             vector = self.embedder.embed([text])[0]
         dense = self.dense(vector, n, filters, allowed, snapshot)
-        fused = rrf([([p for p, _ in lexical], self.settings.bm25_weight),
-                     ([p for p, _ in dense], self.settings.dense_weight)], self.settings.rrf_k)
+        lists: list[tuple[list[str], float]] = [([p for p, _ in lexical], self.settings.bm25_weight),
+                                                ([p for p, _ in dense], self.settings.dense_weight)]
+        for ids, weight in extra:
+            lists.append(([p for p in ids[:n] if p in snapshot and (allowed is None or p in allowed)], weight))
+        fused = rrf(lists, self.settings.rrf_k)
         order = sorted(fused, key=lambda pid: -fused[pid])[:k]
-        if each or extra:
+        if each or variant_hits:
             seen = set(order)
-            keep = [p for p, _ in lexical[:each]] + [p for p, _ in dense[:each]] + [p for p, _ in extra]
+            keep = [p for p, _ in lexical[:each]] + [p for p, _ in dense[:each]] + [p for p, _ in variant_hits]
+            keep += [p for ids, _ in lists[2:] for p in ids[:each]]
             order += [pid for pid in dict.fromkeys(keep) if pid not in seen]
         papers = self.catalog.papers(order)
         b_rank = {pid: i + 1 for i, (pid, _) in enumerate(lexical)}
@@ -134,7 +141,7 @@ class Retriever:
             if paper is None:
                 continue  # catalog behind Chroma for a moment; skip rather than show a stub
             hits.append(Hit(
-                paper_id=pid, title=paper.display_title, score=round(fused[pid], 6), authors=paper.authors,
+                paper_id=pid, title=paper.display_title, score=round(fused.get(pid, 0.0), 6), authors=paper.authors,
                 venue=paper.venue, year=paper.year, url=paper.url, source=paper.source, position=paper.position,
                 bm25_rank=b_rank.get(pid), bm25_score=round(b_score.get(pid, 0.0), 4), dense_rank=d_rank.get(pid),
                 dense_score=round(d_score.get(pid, 0.0), 4),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from paperscope.answer.base import Answerer, Draft
 from paperscope.records import Evidence
+from paperscope.text.zh import has_cjk
 
 
 def short_authors(authors: list[str]) -> str:
@@ -29,8 +30,11 @@ class ExtractiveAnswerer(Answerer):
 
     def draft(self, question: str, evidence: list[Evidence]) -> Draft:
         """The answer text with [n] markers, quoting the best sentence of each paper to cite."""
-        lead = "One paper in the corpus addresses this:" if len(evidence) == 1 else \
-            f"{len(evidence)} papers in the corpus address this:"
+        if has_cjk(question):  # the framing in the question's language; quotes stay verbatim
+            lead = f"语料库中有 {len(evidence)} 篇论文与此相关："
+        else:
+            lead = "One paper in the corpus addresses this:" if len(evidence) == 1 else \
+                f"{len(evidence)} papers in the corpus address this:"
         lines = [lead]
         quotes: dict[int, str] = {}
         for ev in evidence:
@@ -44,7 +48,7 @@ def paper_line(ev: Evidence) -> str:
     return f"- {ev.paper.display_title}{where(ev)}: \u201c{ev.best_sentence}\u201d [{ev.marker}]"
 
 
-def list_heading(cited: list[Evidence], groups: int = 6) -> str:
+def list_heading(cited: list[Evidence], groups: int = 6, chinese: bool = False) -> str:
     """"N papers in the library address this", with an overview by venue and year."""
     counts: dict[str, int] = {}
     for ev in cited:
@@ -52,6 +56,9 @@ def list_heading(cited: list[Evidence], groups: int = 6) -> str:
         counts[key] = counts.get(key, 0) + 1
     top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     shown = ", ".join(f"{name} ({n})" for name, n in top[:groups])
+    if chinese:
+        more = f"，另有 {len(top) - groups} 个会议" if len(top) > groups else ""
+        return f"库中有 {len(cited)} 篇论文与此相关，按匹配程度排序。按会议：{shown}{more}。"
     more = f", {len(top) - groups} more venues" if len(top) > groups else ""
     noun = "paper in the library addresses" if len(cited) == 1 else "papers in the library address"
     return f"{len(cited)} {noun} this, best match first. By venue: {shown}{more}."

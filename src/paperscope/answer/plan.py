@@ -11,6 +11,7 @@ from enum import Enum
 
 from paperscope.answer.extractive import where
 from paperscope.records import Evidence
+from paperscope.text.zh import has_cjk
 
 
 class AbstainReason(Enum):
@@ -42,13 +43,18 @@ class Plan:
 RELATED_HEAD = "Related, but weaker matches"
 
 
-def related_text(related: list[Evidence]) -> str:
+RELATED_HEAD_ZH = "相关但较弱的匹配"
+
+
+def related_text(related: list[Evidence], chinese: bool = False) -> str:
     """The weaker matches of an answer, apart from its citations."""
     names = "\n".join(f"- {ev.paper.display_title}{where(ev)}" for ev in related)
-    return f"{RELATED_HEAD} (not cited):\n{names}"
+    return f"{RELATED_HEAD_ZH}（未引用）：\n{names}" if chinese else f"{RELATED_HEAD} (not cited):\n{names}"
 
 
 def abstention_text(plan: Plan) -> str:
+    if has_cjk(plan.question):
+        return _abstention_zh(plan)
     if plan.abstain is AbstainReason.NO_SEARCHABLE_WORDS:
         text = "The question has no searchable words, so no paper can be matched to it."
     elif plan.abstain is AbstainReason.EMPTY_LIBRARY:
@@ -65,6 +71,26 @@ def abstention_text(plan: Plan) -> str:
     if plan.nearest and plan.abstain is AbstainReason.NO_SUPPORTING_PAPER:
         names = "\n".join(f"- {ev.paper.display_title}{where(ev)}" for ev in plan.nearest)
         text += f"\nThe nearest papers are weaker matches:\n{names}"
+    return text
+
+
+def _abstention_zh(plan: Plan) -> str:
+    """The abstention in Chinese (a Chinese question gets Chinese framing; titles stay English)."""
+    if plan.abstain is AbstainReason.NO_SEARCHABLE_WORDS:
+        text = "问题中没有可检索的词，无法匹配任何论文。"
+    elif plan.abstain is AbstainReason.EMPTY_LIBRARY:
+        text = f"文献库为空：{plan.detail}。"
+    elif plan.abstain is AbstainReason.NO_MATCH_FOR_FILTERS:
+        text = f"没有论文符合筛选条件：{plan.detail}。"
+    elif plan.uncovered:
+        text = f"语料库中没有论文回答这个问题：没有论文涉及{_listing(plan.uncovered).replace(' or ', '或')}。"
+    elif plan.partial:
+        text = "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。"
+    else:
+        text = "语料库中没有论文回答这个问题。"
+    if plan.nearest and plan.abstain is AbstainReason.NO_SUPPORTING_PAPER:
+        names = "\n".join(f"- {ev.paper.display_title}{where(ev)}" for ev in plan.nearest)
+        text += f"\n最接近的论文（较弱的匹配）：\n{names}"
     return text
 
 

@@ -26,7 +26,9 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from paperscope.index import multilingual
 from paperscope.index.bm25 import Bm25Snapshot
+from paperscope.index.multilingual import LibraryVectors
 from paperscope.records import Paper, normalize_venue
 
 _SCHEMA = """
@@ -82,6 +84,8 @@ class Catalog:
         with self._conn() as db:
             db.executescript(_SCHEMA)
         self._snapshot: Bm25Snapshot | None = None
+        self._xling_lock = threading.Lock()  # one load or build of the cross-lingual index at a time
+        self._xling: LibraryVectors | None = None
         self._filters_cache: _FilterColumns | None = None
 
     def _conn(self) -> sqlite3.Connection:
@@ -236,6 +240,33 @@ class Catalog:
                     break
                 gen = newer
         return self.build_bm25(gen)
+
+    # -- cross-lingual index ------------------------------------------------------------------
+    def paper_texts(self) -> list[tuple[str, str, list[str]]]:
+        """(paper_id, title, keywords) of every paper, in catalog order."""
+        rows = self._conn().execute("SELECT json FROM papers ORDER BY row").fetchall()
+        papers = [Paper.model_validate_json(raw) for (raw,) in rows]
+        return [(p.paper_id, p.display_title, p.keywords) for p in papers]
+
+    def build_multilingual(self, generation: str) -> LibraryVectors:
+        """Embed titles and the phrase lexicon for `generation` (paperscope.index.multilingual)."""
+        with self._xling_lock:
+            self._xling = multilingual.build(self.dir, self.collection, generation, self.paper_texts())
+            return self._xling
+
+    def multilingual(self, generation: str) -> LibraryVectors:
+        """The cross-lingual index of `generation`: in memory, from disk, or built now."""
+        found = self._xling
+        if found is not None and found.generation == generation:
+            return found
+        with self._xling_lock:
+            found = self._xling
+            if found is None or found.generation != generation:
+                found = multilingual.load(self.dir, self.collection, generation)
+            if found is not None:
+                self._xling = found
+                return found
+        return self.build_multilingual(generation)
 
     def bm25_search(self, query: str, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
         """(paper_id, BM25 score) best first, over the current snapshot."""

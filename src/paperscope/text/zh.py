@@ -33,13 +33,85 @@ def _cedict() -> dict[str, list[str]]:
     return table
 
 
+@functools.lru_cache(maxsize=1)
+def _table() -> dict[str, list[str]]:
+    """CC-CEDICT with the research glossary taking precedence; jieba learns the glossary's terms."""
+    import jieba
+
+    jieba.setLogLevel(60)
+    for term in GLOSSARY:
+        jieba.add_word(term, freq=200_000)
+    return {**_cedict(), **GLOSSARY}
+
+
 _GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b|~'s")
 # Function words and question scaffolding ("which papers study ..."): no topic in them.
 _ZH_STOP = frozenset(
     "的 了 吗 呢 吧 哪些 哪个 哪篇 什么 哪 有没有 有无 关于 有 是 在 和 与 及 或 论文 文章 研究 工作 方面 "
-    "这 那 些 篇 一 个 中 对 把 被 用 如何 怎么 怎样 为什么 是否 请问 请 列出 介绍 相关 涉及 提出".split()
+    "这 那 些 篇 一 个 中 对 把 被 用 如何 怎么 怎样 为什么 是否 请问 请 列出 介绍 相关 涉及 提出 "
+    "只 需要 多大 多少 多高 多快 本身 关注 用到 用到了 到 能 可以 最多 上 时 做 基于 使用 采用 进行 一种 "
+    "哪种 哪一种 主要 通过 所有 或者 或 和 以及 思路 问题 从 如何 下 里 其 该 它 它们 他们 我们 时候".split()
 )
 MAX_GLOSSES = 4
+_ZH_OR = frozenset({"或", "或者", "还是"})
+
+# Research vocabulary CC-CEDICT lacks or glosses in its everyday sense (脉冲 "pulse", 延迟
+# "delay/postpone", 四足 "four excessive"): a general ML / CS / robotics glossary written by
+# hand, checked before CC-CEDICT and registered with jieba so each term segments whole.
+GLOSSARY: dict[str, list[str]] = {
+    "模型": ["model", "models"], "大模型": ["large language models"], "大语言模型": ["large language models"],
+    "语言模型": ["language models"],
+    "扩散模型": ["diffusion models"], "生成模型": ["generative models"], "强化学习": ["reinforcement learning"],
+    "混合专家": ["mixture of experts", "moe"], "专家混合": ["mixture of experts", "moe"],
+    "延迟": ["latency", "delay"], "时延": ["latency"], "推理延迟": ["inference latency"],
+    "吞吐量": ["throughput"], "加速": ["speedup", "acceleration"], "显存": ["gpu memory"],
+    "量化": ["quantization"], "剪枝": ["pruning"], "蒸馏": ["distillation"], "知识蒸馏": ["knowledge distillation"],
+    "稀疏": ["sparse", "sparsity"], "低秩": ["low-rank"], "微调": ["fine-tuning"], "参数高效": ["parameter-efficient"],
+    "提示": ["prompt", "prompting"], "提示学习": ["prompt learning"], "上下文学习": ["in-context learning"],
+    "思维链": ["chain-of-thought"], "对齐": ["alignment"], "幻觉": ["hallucination"],
+    "奖励模型": ["reward model"], "人类反馈": ["human feedback"], "偏好优化": ["preference optimization"],
+    "智能体": ["agents"], "多模态": ["multimodal"], "视觉语言模型": ["vision-language models"],
+    "检索增强生成": ["retrieval-augmented generation", "rag"], "检索增强": ["retrieval-augmented"],
+    "注意力": ["attention"], "注意力机制": ["attention"], "线性注意力": ["linear attention"],
+    "状态空间模型": ["state space models"], "长上下文": ["long context"], "位置编码": ["positional encoding"],
+    "分词": ["tokenization"], "嵌入": ["embedding"], "架构": ["architecture"], "替代": ["alternative"],
+    "联邦学习": ["federated learning"], "对比学习": ["contrastive learning"], "自监督": ["self-supervised"],
+    "半监督": ["semi-supervised"], "持续学习": ["continual learning"], "元学习": ["meta-learning"],
+    "迁移学习": ["transfer learning"], "域适应": ["domain adaptation"], "少样本": ["few-shot"], "零样本": ["zero-shot"],
+    "图神经网络": ["graph neural networks"], "脉冲神经网络": ["spiking neural networks"], "脉冲": ["spiking"],
+    "神经网络": ["neural networks"], "卷积": ["convolutional"], "节点分类": ["node classification"],
+    "知识图谱": ["knowledge graph"], "推荐系统": ["recommender systems"], "问答": ["question answering"],
+    "机器翻译": ["machine translation"], "低资源": ["low-resource"], "低资源语言": ["low-resource languages"],
+    "命名实体识别": ["named entity recognition"], "关系抽取": ["relation extraction"], "信息抽取": ["information extraction"],
+    "情感分析": ["sentiment analysis"], "文本摘要": ["summarization"], "语音识别": ["speech recognition"],
+    "语音合成": ["speech synthesis"], "手语": ["sign language"], "代码生成": ["code generation"],
+    "数学推理": ["mathematical reasoning"], "因果推断": ["causal inference"], "因果": ["causal"],
+    "采样": ["sampling"], "变分自编码器": ["variational autoencoder"], "生成对抗网络": ["generative adversarial networks"],
+    "目标检测": ["object detection"], "语义分割": ["semantic segmentation"], "图像分割": ["image segmentation"],
+    "图像分类": ["image classification"], "图像生成": ["image generation"], "视频生成": ["video generation"],
+    "超分辨率": ["super-resolution"], "去噪": ["denoising"], "点云": ["point cloud"], "姿态估计": ["pose estimation"],
+    "光流": ["optical flow"], "事件相机": ["event cameras"], "神经辐射场": ["neural radiance fields", "nerf"],
+    "三维重建": ["3d reconstruction"], "高斯泼溅": ["gaussian splatting"], "自动驾驶": ["autonomous driving"],
+    "重识别": ["re-identification"], "行人重识别": ["person re-identification"], "步态": ["gait"],
+    "机器人": ["robot", "robots"], "四足": ["quadruped"], "四足机器人": ["quadruped robots"], "足式": ["legged"],
+    "外骨骼": ["exoskeleton"], "软体机器人": ["soft robots"], "水下": ["underwater"], "无人机": ["drones", "uav"],
+    "抓取": ["grasping"], "操作": ["manipulation"], "导航": ["navigation"], "运动规划": ["motion planning"],
+    "模仿学习": ["imitation learning"], "世界模型": ["world model"], "具身": ["embodied"], "仿真": ["simulation"],
+    "差分隐私": ["differential privacy"], "隐私": ["privacy"], "对抗攻击": ["adversarial attacks"],
+    "对抗": ["adversarial"], "鲁棒性": ["robustness"], "可解释性": ["interpretability"], "公平性": ["fairness"],
+    "偏见": ["bias"], "不确定性": ["uncertainty"], "校准": ["calibration"], "水印": ["watermarking"],
+    "贝叶斯": ["bayesian"], "高斯过程": ["gaussian process"], "在线学习": ["online learning"],
+    "多臂老虎机": ["multi-armed bandits"], "优化器": ["optimizer"], "收敛": ["convergence"], "泛化": ["generalization"],
+    "时间序列": ["time series"], "异常检测": ["anomaly detection"], "药物发现": ["drug discovery"],
+    "蛋白质": ["protein"], "分子": ["molecule", "molecular"], "医学图像": ["medical imaging"],
+    "脑电": ["eeg"], "解码": ["decoding"], "缓存": ["cache"], "淘汰": ["eviction"], "淘汰策略": ["eviction policy"],
+    "训练数据": ["training data"], "数据质量": ["data quality"], "评测": ["evaluation", "benchmark"],
+    "基准": ["benchmark"], "数据集": ["dataset"], "分布式训练": ["distributed training"], "并行": ["parallelism"],
+    "压缩": ["compression"], "检索": ["retrieval"], "安全": ["safety"], "可信": ["trustworthy"],
+}
+# Cue words of the question's kind: a number or name asked for, or a list of papers.
+_FACTOID_CUES = re.compile(r"多少|多大|多高|多快|多长|几个|几种|哪种|哪一种|什么|哪个|比例|倍")
+_LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有无")
 
 
 def gloss_words(text: str) -> list[list[str]]:
@@ -48,7 +120,7 @@ def gloss_words(text: str) -> list[list[str]]:
     import jieba
 
     jieba.setLogLevel(60)
-    table = _cedict()
+    table = _table()
     out: list[list[str]] = []
     for piece in jieba.cut(text):
         piece = piece.strip()
@@ -95,3 +167,43 @@ def gloss_for_analysis(text: str) -> str:
     if not has_cjk(text):
         return text
     return ", ".join(" or ".join(alts) for alts in gloss_words(text) if any(a.strip("？?。，,") for a in alts))
+
+
+def runs(text: str) -> list[str | list[str]]:
+    """The question as its topical pieces in order: runs of adjacent Chinese words (lists; the
+    scaffolding of `_ZH_STOP` and punctuation break runs) and Latin-script words (strings)."""
+    import jieba
+
+    _table()  # registers the glossary with jieba
+    out: list[str | list[str]] = []
+    run: list[str] = []
+    for piece in jieba.cut(text):
+        piece = piece.strip()
+        if piece and has_cjk(piece) and piece not in _ZH_STOP:
+            run.append(piece)
+            continue
+        if run:
+            out.append(run)
+            run = []
+        if piece in _ZH_OR:
+            out.append("or")  # alternatives: "训练数据或评测数据"
+        elif not has_cjk(piece):
+            out.extend(w for w in piece.split() if any(c.isalnum() for c in w))
+    if run:
+        out.append(run)
+    return out
+
+
+def glosses(word: str) -> list[str]:
+    """English glosses of one Chinese word (its known parts' when the word itself is unknown)."""
+    return gloss_words(word)[0] if gloss_words(word) else []
+
+
+def frame(text: str) -> str:
+    """An English question head that carries the Chinese question's kind for the relevance
+    analysis: "What is" (a number or name is asked for), "Which papers" (a list), or ""."""
+    if _LIST_CUES.search(text):
+        return "Which papers"
+    if _FACTOID_CUES.search(text):
+        return "What is"
+    return ""

@@ -1,0 +1,114 @@
+"""Chinese questions over English abstracts: the cross-lingual index (real USE-m from PyPI),
+the translation of a question into search and analysis text, and the answers over the seeds:
+the right papers, Chinese framing with verbatim English quotes, abstention, filters, the
+factoid quote, and an index that is reused across ingests."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from paperscope import Assistant
+from paperscope.crosslingual import is_foreign, translate
+from paperscope.index import multilingual
+from paperscope.text.zh import frame, runs
+
+
+class CountingEncoder(multilingual.Encoder):
+    """The real encoder, counting the texts it embeds (to check reuse)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embedded = 0
+
+    def embed(self, texts):
+        self.embedded += len(texts)
+        return super().embed(texts)
+
+
+def test_language_routing_and_question_kind():
+    assert is_foreign("哪些论文研究混合专家模型？") and is_foreign("Какие статьи о трансформерах?")
+    assert not is_foreign("Which papers use NeRF for SLAM in Zürich?")
+    assert frame("哪些论文研究扩散模型？") == "Which papers"
+    assert frame("GAPrompt 只需要训练多大比例的参数？") == "What is"
+    # "或" joins alternatives; scaffolding (哪些, 论文, 研究, 的) is dropped.
+    assert runs("哪些论文研究训练数据或评测数据的质量？")[:3] == [["训练数据"], "or", ["评测", "数据"]]
+
+
+def test_dense_gloss_maps_a_phrase_to_the_librarys_wording(tmp_path):
+    papers = [("a", "Scaling Mixture of Experts Inference", []), ("b", "Mixture of Experts for Vision", []),
+              ("c", "Event Cameras for Optical Flow", []), ("d", "Graph Neural Networks at Scale", [])]
+    enc = CountingEncoder()
+    lib = multilingual.build(tmp_path, "c", "g1", papers, enc)
+    assert "mixture of experts" in lib.phrases
+    # 事件相机 is not in CC-CEDICT as a phrase: the dense gloss finds the library's "event cameras".
+    t = translate("有没有用事件相机估计光流的论文？", lib, enc)
+    assert "event cameras" in t.english and "optical flow" in t.english, t.english
+    assert t.analysis.startswith("Which papers")
+    top = lib.titles_ranked(t.vector, 2)
+    assert top[0][0] == "c", top
+
+
+def test_index_is_reused_across_generations(tmp_path):
+    papers = [(str(i), f"Paper number {i} on topic {i % 3}", ["keyword"]) for i in range(20)]
+    enc = CountingEncoder()
+    first = multilingual.build(tmp_path, "c", "g1", papers, enc)
+    n_first = enc.embedded
+    papers[5] = ("5", "A changed title about diffusion models", ["keyword"])
+    second = multilingual.build(tmp_path, "c", "g2", papers, enc)
+    new_phrases = set(second.phrases) - set(first.phrases)
+    assert enc.embedded - n_first == 1 + len(new_phrases)  # the new title and its new phrases only
+    assert multilingual.load(tmp_path, "c", "g1") is None  # the old generation's file is gone
+    loaded = multilingual.load(tmp_path, "c", "g2")
+    assert loaded is not None and loaded.ids == second.ids
+    assert np.allclose(loaded.titles[0], first.titles[0], atol=2e-3)
+
+
+@pytest.fixture(scope="module")
+def zh(tmp_path_factory):
+    from conftest import SEEDS
+
+    a = Assistant.open(tmp_path_factory.mktemp("zh"))
+    a.ingest([SEEDS])
+    return a
+
+
+def test_ingest_builds_the_index(zh):
+    gen = zh.catalog.snapshot().generation
+    assert multilingual.load(zh.catalog.dir, zh.catalog.collection, gen) is not None
+
+
+def test_chinese_mission_question_cites_moe_papers_with_chinese_framing(zh):
+    ans = zh.ask("哪些论文研究混合专家模型？")
+    assert not ans.abstained and ans.citations
+    assert all("MoE" in c.title or "Experts" in c.title for c in ans.citations), [c.title for c in ans.citations]
+    assert ans.text.startswith("语料库中有")
+    for c in ans.citations:  # quotes stay verbatim English sentences of the abstract
+        assert c.quote in zh.catalog.papers([c.paper_id])[c.paper_id].abstract
+
+
+def test_chinese_off_topic_question_abstains_in_chinese(zh):
+    ans = zh.ask("有没有关于脑电信号解码的论文？")
+    assert ans.abstained and "没有论文" in ans.text, ans.text
+
+
+def test_chinese_factoid_quotes_the_sentence_with_the_number(zh):
+    ans = zh.ask("FlashTP 的内核相比 cuEquivariance 加速了多少倍？")
+    assert ans.citations and "FlashTP" in ans.citations[0].title
+    assert "60.8" in ans.citations[0].quote, ans.citations[0].quote
+
+
+def test_chinese_question_honours_filters(zh):
+    ans = zh.ask("哪些论文研究混合专家模型？", filters={"venue": "NoSuchVenue"})
+    assert ans.abstained and "筛选" in ans.text
+
+
+def test_multilingual_off_falls_back_to_glossing(zh):
+    settings = zh.settings.model_copy(update={"retrieve": zh.settings.retrieve.model_copy(update={"multilingual": False})})
+    plain = Assistant.open(zh.settings.store.data_dir, settings=settings)
+    assert plain.crosslingual.translate("哪些论文研究混合专家模型？", plain.catalog.snapshot()) is None
+    hits = plain.search("混合专家", k=3)
+    assert hits  # the dictionary path still searches
+    json.dumps([h.paper_id for h in hits])
