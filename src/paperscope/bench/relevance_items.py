@@ -157,6 +157,10 @@ def build_items(conf: list[dict[str, Any]], shared: Path, seed: int = 0) -> tupl
     items += dev + leave_gold_out(dev, 1.0, seed)
     for lib in "ABCD":
         items += human_items(DATA / f"lib{lib}_questions.jsonl", f"qgen{lib}", f"lib{lib}")
+    # Chinese known-item questions (hand-written, questions/crosslingual_known_item.jsonl) over the
+    # same 20,000 papers: the model sees the cross-lingual path's features, answerable and not.
+    zh = [item(f"zh-{it['id']}", "zh", "conf", it["zh"], it["gold"]) for it in load_jsonl(DATA / "crosslingual_known_item.jsonl")]
+    items += zh + leave_gold_out(zh, 1.0, seed)
     for pool, lib, tag in ((sf, "conf", "-off"), (tq, "scifact", "-off"), (tq, "seeds", "-offs")):
         items += [{**it, "id": it["id"] + tag, "family": "off", "lib": lib, "gold": [], "unsure": []}
                   for it in rng.sample(pool, 150)]
