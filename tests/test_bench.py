@@ -169,3 +169,46 @@ def test_bench_known_item_cli_takes_name_and_truncation(tmp_path):
 
     row = f"| fake:{Settings().embed.max_tokens} | dense |"
     assert table.returncode == 0 and row in table.stdout, table.stdout + table.stderr[-2000:]
+
+
+def test_listall_section_scores_find_all_on_a_small_library(tmp_path):
+    """The listall section end to end on ~100 papers: 2 labelled topics (their gold and acceptable
+    papers) among distractors from the shared corpus; recall, precision and latency are reported."""
+    need(CORPUS.exists(), f"shared corpus missing at {CORPUS}")
+    from paperscope.bench.corpus import sample, write_jsonl
+    from paperscope.bench.listall import load_topics, score
+    from paperscope.bench.run import markdown, run_bench
+
+    assert score(["a", "b", "c"], {"a", "d"}, {"b"}) == {"recall": 0.5, "precision": 2 / 3, "strict_precision": 1 / 3,
+                                                        "found": 3.0, "empty": 0.0}
+    assert score([], {"a"}, set())["precision"] == 0.0 and score([], {"a"}, set())["empty"] == 1.0
+    with pytest.raises(ValueError, match="unknown bench section"):
+        run_bench(sections=("listal",), corpus=CORPUS)
+    topics = [t for t in load_topics() if t["id"] in ("sarcasm", "stein_variational_gradient_descent")]
+    assert len(topics) == 2
+    labelled = {i for t in topics for i in t["gold_85k"] + t["acceptable_85k"]}
+    recs = sample(CORPUS, None)
+    papers = [r for r in recs if r["id"] in labelled] + [r for r in recs if r["id"] not in labelled][:60]
+    corpus = write_jsonl(papers, tmp_path / "corpus.jsonl")
+    (tmp_path / "topics.jsonl").write_text("".join(json.dumps(t) + "\n" for t in topics), encoding="utf-8")
+    report = run_bench(n=len(papers), corpus=corpus, sections=("listall",), work_dir=tmp_path / "work",
+                       listall_topics=tmp_path / "topics.jsonl")
+    assert set(report) >= {"listall", "n"} and "queries" not in report
+    (size, res), = report["listall"]["by_size"].items()
+    assert int(size) == res["papers"] == len(papers)
+    assert res["topics"] == 2 and res["questions"] == {"english": 6, "zh": 2}
+    assert [t["id"] for t in res["per_topic"]] == [t["id"] for t in topics]
+    assert {t["gold"] for t in res["per_topic"]} == {len(t["gold_85k"]) for t in topics}
+    english = res["mean"]["english"]
+    # Two distinctive topics among 60 unrelated papers. The bar is low (find_all is conservative
+    # today: ~0.4 recall here) but a broken id mapping or an empty list fails it.
+    assert 0.2 <= english["recall"] <= 1.0 and 0.6 <= english["precision"] <= 1.0, english
+    assert max(q["recall"] for t in res["per_topic"] for q in t["questions"] if q["kind"] == "direct") >= 0.6
+    assert english["strict_precision"] <= english["precision"] and english["found"] > 0
+    lat = res["latency"]["english"]
+    assert lat["n"] == 6 and 0 < lat["p50_ms"] <= lat["p95_ms"] <= lat["max_ms"], lat
+    assert res["errors"]["questions"] == 0, res["errors"]
+    assert set(res["targets_met"]) == {"no_errors", "recall", "precision", "p50"}
+    table = markdown(report)
+    assert f"| find_all, {size} papers, 2 topics, English: recall / precision (strict) |" in table
+    assert "| find_all, " + size + " papers, sarcasm (22 gold) | recall" in table

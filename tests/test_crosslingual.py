@@ -112,3 +112,15 @@ def test_multilingual_off_falls_back_to_glossing(zh):
     hits = plain.search("混合专家", k=3)
     assert hits  # the dictionary path still searches
     json.dumps([h.paper_id for h in hits])
+
+
+def test_crosslingual_benchmark_scores_known_items(zh):
+    from paperscope.bench import crosslingual
+
+    oracle = next(h.paper_id for h in zh.search("Oracle-MoE locality-preserving routing", k=3) if "Oracle" in h.title)
+    items = [{"zh": "有没有在预言机空间里做局部性保持路由的混合专家论文？",
+              "en": "Is there a mixture-of-experts paper with locality-preserving routing in an oracle space?",
+              "gold": [oracle]}]
+    for lang in ("zh", "en"):
+        scores = crosslingual.known_item(zh, items, lang)
+        assert set(scores) == {"R@1", "R@5", "R@10"} and scores["R@10"] == 1.0, (lang, scores)

@@ -36,6 +36,8 @@ Examples:
   paperscope bench                       # 5,000 abstracts, every section
   paperscope bench --n 200 --json        # quick
   paperscope bench --known-item          # known-item table only (tldr -> paper)
+  paperscope bench --n 85864 --sections listall --work-dir /tmp/bench   # list-all quality, 20,000 and 85,864
+  paperscope bench --crosslingual --n 20000 --work-dir /tmp/xl          # Chinese vs English questions
   paperscope bench --n 85864 --baseline-n 5000 --json > bench.json   # full scale
 """
 
@@ -48,7 +50,8 @@ Examples:
 @click.option("--baseline-n", type=int, default=5000, show_default=True,
               help="Abstracts for the three-way comparison (paperscope alone ingests all --n; 0: no comparison).")
 @click.option("--sections", default="ingest,quality,queries", show_default=True,
-              help="Comma-separated subset of: ingest, quality, queries.")
+              help="Comma-separated subset of: ingest, quality, queries, listall (find_all recall/precision "
+                   "and latency on labelled topics, at 20,000 and --n papers).")
 @click.option("--baselines", default="naive,llama-index", show_default=True, help="Baselines to run ('' for none).")
 @click.option("--questions", "n_questions", type=int, default=200, show_default=True, help="Questions for query latency.")
 @click.option("--cold-runs", type=int, default=3, show_default=True, help="`paperscope ask` processes timed for cold start.")
@@ -58,18 +61,29 @@ Examples:
 @click.option("--embedder", "embedders", multiple=True,
               help="Embedder(s) for known-item, NAME[:MAX_TOKENS] (default: the configured embedder and "
                    "the naive pipeline's minilm:256).")
+@click.option("--crosslingual", "crosslingual_only", is_flag=True,
+              help="Only the cross-lingual benchmark: hand-written Chinese vs English questions (known item at "
+                   "--n papers; list topics at 20,000), and ask latency per language.")
 @click.option("--work-dir", type=click.Path(file_okay=False, path_type=str), default=None,
               help="Keep data dirs here (default: a temp dir, removed afterwards).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (else the markdown table).")
 def command(n: int, corpus: str | None, baseline_n: int, sections: str, baselines: str, n_questions: int, cold_runs: int,
-            known_item_only: bool, known_item_papers: int, embedders: tuple[str, ...], work_dir: str | None,
-            as_json: bool) -> None:
+            known_item_only: bool, known_item_papers: int, embedders: tuple[str, ...], crosslingual_only: bool,
+            work_dir: str | None, as_json: bool) -> None:
     """Benchmark ingest (vs naive sentence-transformers and llama-index), quality, and query latency."""
     from paperscope.bench.run import default_quality_configs, embedder_config, markdown, run_bench
 
     def log(msg: str) -> None:
         click.echo(f"bench: {msg}", err=True)
 
+    if crosslingual_only:
+        from pathlib import Path
+
+        from paperscope.bench import crosslingual
+
+        report = crosslingual.run(n, Path(work_dir or "/tmp/paperscope-crosslingual"), corpus, log=log)
+        click.echo(json.dumps(report, indent=1, ensure_ascii=False) if as_json else crosslingual.markdown(report))
+        return
     if known_item_only:
         from paperscope.bench.known_item import KnownItem, table
 

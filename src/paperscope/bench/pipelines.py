@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import resource
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -28,6 +29,20 @@ if TYPE_CHECKING:
     from llama_index.core.embeddings import BaseEmbedding
 
 from paperscope.bench.corpus import embed_texts
+
+
+def run_job(job: str, sample_file: Path, work: Path, *args: str, timeout: float = 6 * 3600) -> dict[str, Any]:
+    """One pipeline in a fresh process; its BENCH_RESULT line as a dict."""
+    cmd = [sys.executable, "-m", "paperscope.bench.pipelines", job, str(sample_file), str(work), *args]
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    for line in proc.stdout.splitlines():
+        if line.startswith("BENCH_RESULT "):
+            out: dict[str, Any] = json.loads(line[len("BENCH_RESULT "):])
+            out["process_seconds"] = round(time.perf_counter() - t, 2)
+            return out
+    raise RuntimeError(f"bench job {job} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+
 
 NAIVE_MAX_TOKENS = 256  # sentence-transformers' default for all-MiniLM-L6-v2, used by both baselines
 

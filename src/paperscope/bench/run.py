@@ -1,25 +1,26 @@
-"""`paperscope bench`: ingest throughput against two baselines, embedder quality, query latency.
+"""`paperscope bench`: ingest throughput against two baselines, embedder quality, query latency,
+list-all quality.
 
 All timings that are compared are taken in the same run, on the same texts and model, in
 fresh processes (so each peak RSS is that pipeline's own); on a shared machine report the
-ratios, not the absolute numbers. Sections (all by default):
+ratios, not the absolute numbers. Sections (the first three by default):
 - ingest: paperscope vs naive sentence-transformers+Chroma vs llama-index default, on
   min(n, baseline_n) abstracts; when n is larger, paperscope alone also ingests all n.
 - quality: cosine agreement of the int8 embedder with fp32 sentence-transformers on the
   same texts, and known-item R@1/R@5/MRR with each embedder (paperscope.bench.known_item).
 - queries: warm p50/p95 of search and ask on the largest paperscope ingest, and the cold
   start of a `paperscope ask` process.
+- listall (only when asked for: it runs ~110 find_all per library size): recall/precision of
+  `find_all` against the labelled topics of questions/listall_topics.jsonl, per topic and mean,
+  and its warm p50/p95, at min(20,000, n) and at n papers (paperscope.bench.listall).
 Leaves out: GPU measurements (gpu.sh beside this file).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -30,9 +31,10 @@ if TYPE_CHECKING:
     from paperscope.settings import Settings
 
 from paperscope.bench.corpus import default_corpus, embed_texts, sample, write_jsonl
-from paperscope.bench.pipelines import NAIVE_MAX_TOKENS
+from paperscope.bench.pipelines import NAIVE_MAX_TOKENS, run_job
 
-SECTIONS = ("ingest", "quality", "queries")
+SECTIONS = ("ingest", "quality", "queries", "listall")
+DEFAULT_SECTIONS = ("ingest", "quality", "queries")
 BASELINES = ("naive", "llama-index")
 WARMUP = 5  # untimed questions before the timed ones (models loaded, indexes read)
 
@@ -63,19 +65,6 @@ def have_baseline_deps() -> str | None:
         if importlib.util.find_spec(mod) is None:
             return f"{mod} is not installed (pip install 'paperscope[bench]')"
     return None
-
-
-def run_job(job: str, sample_file: Path, work: Path, *args: str, timeout: float = 6 * 3600) -> dict[str, Any]:
-    """One pipeline in a fresh process; its BENCH_RESULT line as a dict."""
-    cmd = [sys.executable, "-m", "paperscope.bench.pipelines", job, str(sample_file), str(work), *args]
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    for line in proc.stdout.splitlines():
-        if line.startswith("BENCH_RESULT "):
-            out: dict[str, Any] = json.loads(line[len("BENCH_RESULT "):])
-            out["process_seconds"] = round(time.perf_counter() - t, 2)
-            return out
-    raise RuntimeError(f"bench job {job} failed ({proc.returncode}): {proc.stderr[-2000:]}")
 
 
 def _round(d: dict[str, Any]) -> dict[str, Any]:
@@ -124,10 +113,13 @@ def default_quality_configs() -> tuple[str, ...]:
 
 
 def run_bench(n: int = 5000, corpus: str | Path | None = None, baseline_n: int = 5000,
-              sections: tuple[str, ...] = SECTIONS, baselines: tuple[str, ...] = BASELINES, n_questions: int = 200,
+              sections: tuple[str, ...] = DEFAULT_SECTIONS, baselines: tuple[str, ...] = BASELINES, n_questions: int = 200,
               known_item_papers: int = 2000, known_item_embedders: tuple[str, ...] | None = None,
-              work_dir: str | Path | None = None, cold_runs: int = 3,
+              work_dir: str | Path | None = None, cold_runs: int = 3, listall_topics: str | Path | None = None,
               log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown:
+        raise ValueError(f"unknown bench section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
     corpus = Path(corpus or default_corpus())
     if not corpus.exists():
         raise FileNotFoundError(f"benchmark corpus not found: {corpus}; pass --corpus PATH")
@@ -213,6 +205,10 @@ def run_bench(n: int = 5000, corpus: str | Path | None = None, baseline_n: int =
             del a
             q["cold_start_ask"] = cold_start(largest[0], qs[0], runs=cold_runs)
             report["queries"] = q
+        if "listall" in sections:
+            from paperscope.bench.listall import run_listall
+
+            report["listall"] = run_listall(records, work, topics_file=listall_topics, log=log)
         report["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
         report["machine"]["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
         return report
@@ -264,4 +260,8 @@ def markdown(report: dict[str, Any]) -> str:
                      f"p95 {q['search']['p95_ms']} ms |")
         lines.append(f"| ask (extractive), warm | p50 {q['ask']['p50_ms']} ms, p95 {q['ask']['p95_ms']} ms |")
         lines.append(f"| `paperscope ask` cold start | {q['cold_start_ask']['median_s']} s |")
+    if report.get("listall"):
+        from paperscope.bench.listall import markdown_rows
+
+        lines.extend(markdown_rows(report["listall"]))
     return "\n".join(lines)
