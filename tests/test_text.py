@@ -106,3 +106,16 @@ def test_acronym_scan_matches_the_reference_implementation():
         assert acronym_definitions(text) == want, text[:200]
         found += len(want)
     assert found >= (100 if corpus.exists() else 5)
+
+
+def test_acronyms_are_spelled_out_for_embedding_as_the_corpus_writes_them():
+    from paperscope.text.acronyms import Acronyms
+
+    acr = Acronyms.learn(["Sparse Mixture-of-Experts (MoE) layers route tokens.",
+                          "We build a visual-inertial odometry (VIO) pipeline."], min_count=1)
+    assert acr.spell_out("Which papers address MoE latency?") == \
+        "Which papers address MoE (mixture of experts) latency?"
+    assert acr.spell_out("Is there work on VIO?") == "Is there work on VIO (visual inertial odometry)?"
+    # Already spelled out, or unknown to this library: unchanged.
+    assert acr.spell_out("mixture of experts (MoE) routing") == "mixture of experts (MoE) routing"
+    assert acr.spell_out("Which papers use NeRF?") == "Which papers use NeRF?"

@@ -168,7 +168,7 @@ class Assistant:
         retriever's top `FIND_ALL_DEPTH`, and BM25's for the acronym/expansion variants."""
         depth = FIND_ALL_DEPTH if deep else max(self.settings.retrieve.candidates, k or 0)
         english, analysis, extra = self.crosslingual.query(question, snapshot, depth)
-        qvec = self.embedder.embed([english])[0]
+        qvec = self.embedder.embed([snapshot.acronyms.spell_out(english)])[0]
         if deep:
             hits = self.retriever.search(english, k=2 * FIND_ALL_DEPTH, filters=filters, restrict=restrict, vector=qvec,
                                          snapshot=snapshot, exclude=exclude, depth=FIND_ALL_DEPTH, variants=True,
@@ -179,7 +179,8 @@ class Assistant:
                                          each=GUARANTEED_PER_RETRIEVER, exclude=exclude, extra=extra)
         q = self.relevance.analyze(analysis, snapshot)
         chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
-        return Candidates(q, self.relevance.vectors(q, qvec), hits, self.store.paper_vectors(chunks))
+        vectors = self.relevance.vectors(q, qvec, snapshot.acronyms.spell_out)
+        return Candidates(q, vectors, hits, self.store.paper_vectors(chunks))
 
     def scored(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
                restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False) -> Scored:

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     import bm25s
 
 # Part of each snapshot's directory name; bumped when what a snapshot holds changes, so an older
-# build is never loaded (2: hyphen compounds in the analyzer, stem_df; 3: acronyms spelled by word prefixes).
-LAYOUT = 3
+# build is never loaded (2: hyphen compounds in the analyzer, stem_df; 3: acronyms spelled by word prefixes;
+# 4: acronyms keep their expansions as written, for spelling out in questions).
+LAYOUT = 4
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class Bm25Snapshot:
             (tmp / "df.json").write_text(json.dumps(self.df))
             (tmp / "stem_df.json").write_text(json.dumps(self.stem_df))
             (tmp / "acronyms.json").write_text(json.dumps({a: sorted(e) for a, e in self.acronyms.table.items()}))
+            (tmp / "acronym_surface.json").write_text(json.dumps(self.acronyms.surface))
             if final.exists():  # built twice (another process, same generation): keep the first
                 shutil.rmtree(tmp, ignore_errors=True)
             else:
@@ -115,7 +117,9 @@ class Bm25Snapshot:
             df = json.loads(df_path.read_text()) if df_path.exists() else {}
             stem_path = folder / "stem_df.json"
             stem_df = json.loads(stem_path.read_text()) if stem_path.exists() else {}
-            acronyms = Acronyms(json.loads(acr_path.read_text()) if acr_path.exists() else {})
+            surface_path = folder / "acronym_surface.json"
+            acronyms = Acronyms(json.loads(acr_path.read_text()) if acr_path.exists() else {},
+                                json.loads(surface_path.read_text()) if surface_path.exists() else {})
             bm25 = bm25s.BM25.load(str(folder), mmap=False, show_progress=False) if ids else None
         except (OSError, ValueError, KeyError):
             return None  # not built yet, or removed by a newer generation while we read it

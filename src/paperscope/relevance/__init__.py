@@ -13,7 +13,7 @@ The Assistant talks to this package through `Relevance` only:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -87,10 +87,14 @@ class Relevance:
         df, n = corpus.stem_df, len(corpus)
         return analyze(question, lambda stems: library_idf(stems, df, n), scaffolding)
 
-    def vectors(self, q: Question, question_vector: npt.NDArray[np.float32]) -> QuestionVectors:
-        """The question's vector plus its topic's and each group's (one embedding call)."""
+    def vectors(self, q: Question, question_vector: npt.NDArray[np.float32],
+                spell: Callable[[str], str] | None = None) -> QuestionVectors:
+        """The question's vector plus its topic's and each group's (one embedding call); `spell`
+        rewrites each text first (the library's acronyms spelled out)."""
         groups = q.group_texts()
         texts = [q.topic or q.text, *groups]
+        if spell is not None:
+            texts = [spell(t) for t in texts]
         vecs = self.embedder.embed(texts)
         return QuestionVectors(question_vector, vecs[0], tuple(vecs[1:]))
 
