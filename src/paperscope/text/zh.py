@@ -196,7 +196,8 @@ def runs(text: str) -> list[str | list[str]]:
 
 def glosses(word: str) -> list[str]:
     """English glosses of one Chinese word (its known parts' when the word itself is unknown)."""
-    return gloss_words(word)[0] if gloss_words(word) else []
+    found = gloss_words(word)
+    return found[0] if found else []
 
 
 def frame(text: str) -> str:
