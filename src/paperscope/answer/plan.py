@@ -41,59 +41,54 @@ class Plan:
 
 
 RELATED_HEAD = "Related, but weaker matches"
+# The framing of abstentions and weaker matches, in the question's language (titles and quotes
+# stay as the papers write them).
+_TEXT = {
+    "en": {"no_words": "The question has no searchable words, so no paper can be matched to it.",
+           "empty": "The library is empty: {detail}.", "filters": "No paper matches the filters: {detail}.",
+           "uncovered": "No paper in the corpus addresses this question: none covers {parts}.",
+           "partial": "No paper in the corpus addresses this question: its parts appear in different papers, "
+                      "but no paper covers them together.",
+           "none": "No paper in the corpus addresses this question.",
+           "nearest": "\nThe nearest papers are weaker matches:\n", "related": f"{RELATED_HEAD} (not cited):\n",
+           "or": " or "},
+    "zh": {"no_words": "问题中没有可检索的词，无法匹配任何论文。", "empty": "文献库为空：{detail}。",
+           "filters": "没有论文符合筛选条件：{detail}。", "uncovered": "语料库中没有论文回答这个问题：没有论文涉及{parts}。",
+           "partial": "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。",
+           "none": "语料库中没有论文回答这个问题。", "nearest": "\n最接近的论文（较弱的匹配）：\n",
+           "related": "相关但较弱的匹配（未引用）：\n", "or": "或"},
+}
 
 
-RELATED_HEAD_ZH = "相关但较弱的匹配"
+def _names(papers: list[Evidence]) -> str:
+    return "\n".join(f"- {ev.paper.display_title}{where(ev)}" for ev in papers)
 
 
 def related_text(related: list[Evidence], chinese: bool = False) -> str:
     """The weaker matches of an answer, apart from its citations."""
-    names = "\n".join(f"- {ev.paper.display_title}{where(ev)}" for ev in related)
-    return f"{RELATED_HEAD_ZH}（未引用）：\n{names}" if chinese else f"{RELATED_HEAD} (not cited):\n{names}"
+    return _TEXT["zh" if chinese else "en"]["related"] + _names(related)
 
 
 def abstention_text(plan: Plan) -> str:
-    if has_cjk(plan.question):
-        return _abstention_zh(plan)
+    """Why the plan abstains, in the question's language (Chinese for a Chinese question)."""
+    t = _TEXT["zh" if has_cjk(plan.question) else "en"]
     if plan.abstain is AbstainReason.NO_SEARCHABLE_WORDS:
-        text = "The question has no searchable words, so no paper can be matched to it."
+        text = t["no_words"]
     elif plan.abstain is AbstainReason.EMPTY_LIBRARY:
-        text = f"The library is empty: {plan.detail}."
+        text = t["empty"].format(detail=plan.detail)
     elif plan.abstain is AbstainReason.NO_MATCH_FOR_FILTERS:
-        text = f"No paper matches the filters: {plan.detail}."
+        text = t["filters"].format(detail=plan.detail)
     elif plan.uncovered:
-        text = f"No paper in the corpus addresses this question: none covers {_listing(plan.uncovered)}."
+        text = t["uncovered"].format(parts=_listing(plan.uncovered, t["or"]))
     elif plan.partial:
-        text = ("No paper in the corpus addresses this question: its parts appear in different papers, "
-                "but no paper covers them together.")
+        text = t["partial"]
     else:
-        text = "No paper in the corpus addresses this question."
+        text = t["none"]
     if plan.nearest and plan.abstain is AbstainReason.NO_SUPPORTING_PAPER:
-        names = "\n".join(f"- {ev.paper.display_title}{where(ev)}" for ev in plan.nearest)
-        text += f"\nThe nearest papers are weaker matches:\n{names}"
+        text += t["nearest"] + _names(plan.nearest)
     return text
 
 
-def _abstention_zh(plan: Plan) -> str:
-    """The abstention in Chinese (a Chinese question gets Chinese framing; titles stay English)."""
-    if plan.abstain is AbstainReason.NO_SEARCHABLE_WORDS:
-        text = "问题中没有可检索的词，无法匹配任何论文。"
-    elif plan.abstain is AbstainReason.EMPTY_LIBRARY:
-        text = f"文献库为空：{plan.detail}。"
-    elif plan.abstain is AbstainReason.NO_MATCH_FOR_FILTERS:
-        text = f"没有论文符合筛选条件：{plan.detail}。"
-    elif plan.uncovered:
-        text = f"语料库中没有论文回答这个问题：没有论文涉及{_listing(plan.uncovered).replace(' or ', '或')}。"
-    elif plan.partial:
-        text = "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。"
-    else:
-        text = "语料库中没有论文回答这个问题。"
-    if plan.nearest and plan.abstain is AbstainReason.NO_SUPPORTING_PAPER:
-        names = "\n".join(f"- {ev.paper.display_title}{where(ev)}" for ev in plan.nearest)
-        text += f"\n最接近的论文（较弱的匹配）：\n{names}"
-    return text
-
-
-def _listing(parts: list[str]) -> str:
+def _listing(parts: list[str], joiner: str = " or ") -> str:
     quoted = [f"\u201c{p}\u201d" for p in parts]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + joiner + quoted[-1]
