@@ -602,10 +602,22 @@ def _sorted_by_header(page, col: int, want: list[str]) -> list[str]:
     return _column(page, col)
 
 
-def _download(page, elem_id: str):
-    with page.expect_download(timeout=20_000) as info:
-        page.locator(f"#{elem_id}").click()
-    return info.value
+def _download(page, elem_id: str, tries: int = 3):
+    """Click a download button and return the download. The button can be enabled a moment
+    before its file value reaches the page (Gradio applies the two separately; a click then
+    does nothing), so a click that starts no download is retried."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    button = page.locator(f"#{elem_id}")
+    for attempt in range(tries):
+        try:
+            with page.expect_download(timeout=10_000) as info:
+                button.click()
+            return info.value
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 @pytest.mark.slow
