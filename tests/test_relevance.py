@@ -120,3 +120,38 @@ def test_shipped_model_matches_the_features_and_its_reference_evaluator():
     with pytest.raises(ValueError, match="retrain"):
         RelevanceModel.from_dict(other)
     assert isinstance(model.trees[0], Tree)
+
+
+def _scored(supports: list[float]):
+    """A list question's candidates with the given probabilities, most likely first."""
+    from paperscope.records import Evidence, Paper
+    from paperscope.relevance import Scored
+    from paperscope.relevance.features import QuestionVectors
+
+    q = analyze("Which papers study event cameras?", _flat_idf)
+    papers = [Paper(paper_id=f"p{i}", title=f"Paper {i}", abstract="An abstract.") for i in range(len(supports))]
+    vec = np.zeros(4, np.float32)
+    return Scored(q, QuestionVectors(vec, vec, ()), [Evidence(i + 1, p, s, []) for i, (p, s) in enumerate(zip(papers, supports))])
+
+
+def test_list_reaches_below_the_cite_threshold_only_when_ask_would_answer():
+    from paperscope.relevance.decision import decide
+
+    answered = _scored([0.9, 0.5, 0.3, 0.15, 0.05])
+    ids = lambda d: [ev.paper.paper_id for ev in d.cited]  # noqa: E731
+    assert ids(decide(answered, 0.55, 0.1, None)) == ["p0"]  # ask: the cite threshold
+    assert ids(decide(answered, 0.55, 0.1, None, every=True)) == ["p0"]  # no list threshold: the same
+    assert ids(decide(answered, 0.55, 0.1, None, every=True, listing=0.2)) == ["p0", "p1", "p2"]
+    # No paper reaches the cite threshold: the list abstains as `ask` does, however many are near it.
+    weak = _scored([0.5, 0.45, 0.3])
+    assert decide(weak, 0.55, 0.1, None, every=True, listing=0.2).abstain
+    assert decide(weak, 0.55, 0.1, None).abstain
+    # A list threshold above the cite threshold never narrows a list.
+    assert ids(decide(answered, 0.55, 0.1, None, every=True, listing=0.8)) == ["p0"]
+
+
+def test_shipped_list_threshold_was_measured_on_held_out_list_questions():
+    model = RelevanceModel.from_dict(json.loads(MODEL.read_text()))
+    held = model.info["held_out"]["deep_as_listed"]
+    assert model.related <= model.listing <= model.cite
+    assert held["list"] == model.listing and held["questions"] >= 100 and held["precision"] >= 0.85

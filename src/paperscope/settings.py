@@ -151,6 +151,11 @@ class AnswerSettings(_Section):
         description="Probability (relevance model) from which a paper is cited. Unset: the threshold "
         "measured on held-out questions, stored with the model.",
     )
+    list_threshold: float | None = Field(
+        default=None, ge=0, le=1,
+        description="Probability from which 'list all papers' (find_all) lists a paper, once one reaches the "
+        "cite threshold. Unset: the model's value, measured on held-out list questions.",
+    )
     related_threshold: float | None = Field(
         default=None, ge=0, le=1,
         description="Probability from which a paper below the cite threshold is shown apart as related. "

@@ -1,6 +1,6 @@
 """The questions the relevance model is fitted on, with their labels (see `relevance_train`).
 
-Families: scifact, title, tldr, small, dev, qgenA-D, off, and leave-gold-out copies (*-lgo); the
+Families: scifact, title, deep, tldr, small, dev, qgenA-D, off, and leave-gold-out copies (*-lgo); the
 module docstring of `paperscope.bench.relevance_train` describes each. Deterministic for a seed.
 """
 
@@ -81,7 +81,19 @@ def topic_labels(papers: list[dict[str, Any]], topic: str) -> tuple[list[str], l
     return gold, unsure
 
 
-def title_topics(papers: list[dict[str, Any]], lo: int, hi: int, limit: int, seed: int) -> list[str]:
+def benchmark_topic_patterns() -> list[re.Pattern[str]]:
+    """The list-all benchmark's topic patterns (questions/listall_topics.jsonl): title topics
+    they match are not trained on, so the benchmark stays held out."""
+    out = []
+    for topic in load_jsonl(DATA / "listall_topics.jsonl"):
+        out += [re.compile(pat, re.I) for pat in topic["patterns"]]
+    return out
+
+
+def title_topics(papers: list[dict[str, Any]], lo: int, hi: int, limit: int, seed: int,
+                 skip: Iterable[re.Pattern[str]] = ()) -> list[str]:
+    """Frequent title phrases (2-3 words, in `lo`..`hi` titles), shuffled; none that a `skip`
+    pattern matches."""
     df: Counter[str] = Counter()
     for p in papers:
         toks = _norm(p.get("title", "")).split()
@@ -98,6 +110,8 @@ def title_topics(papers: list[dict[str, Any]], lo: int, hi: int, limit: int, see
     for phrase in cands:
         if not any(phrase in k and df[k] >= 0.8 * df[phrase] for k in kept):
             kept.append(phrase)
+    skip = list(skip)
+    kept = [phrase for phrase in kept if not any(pat.search(phrase) for pat in skip)]
     random.Random(seed).shuffle(kept)
     return kept[:limit]
 
@@ -121,12 +135,16 @@ def build_items(conf: list[dict[str, Any]], shared: Path, seed: int = 0) -> tupl
     claims = load_jsonl(shared / "eval" / "scifact_train.jsonl.gz")
     sf = [item(c["id"], "scifact", "scifact", c["claim"], c["gold"], rationales=c.get("rationales") or {}) for c in claims]
     items += sf + leave_gold_out(sf, 1.0, seed)
-    tq = []
-    for ti, t in enumerate(title_topics(conf, 5, 150, 300, seed)):
+    tq, deep = [], []
+    held = benchmark_topic_patterns()
+    for ti, t in enumerate(title_topics(conf, 5, 150, 300, seed, skip=held)):
         gold, unsure = topic_labels(conf, t)
         for k in range(2):
             tq.append(item(f"title-{ti}-{k}", "title", "conf", rng.choice(SCAFFOLDS).format(t=t), gold, unsure))
-    items += tq + leave_gold_out(tq, 0.5, seed)
+        # The first phrasing again over find_all's deep candidate pool: papers ranked far down
+        # that are on the topic (list questions of 10-150 papers), which `ask`'s pool never holds.
+        deep.append({**tq[-2], "id": f"deep-{ti}", "family": "deep", "deep": True})
+    items += tq + deep + leave_gold_out(tq, 0.5, seed)
     forms = ["Is there a paper that {x}?", "Which paper {x}?", "Any work that {x}?", "Find the paper that {x}."]
     td = []
     for p in conf:

@@ -83,6 +83,12 @@ class Relevance:
         related = self.settings.related_threshold if self.settings.related_threshold is not None else self.model.related
         return cite, min(related, cite)
 
+    def list_threshold(self) -> float:
+        """Probability from which `find_all` lists a paper (once one reaches the cite threshold)."""
+        if self.settings.list_threshold is not None:
+            return self.settings.list_threshold
+        return self.model.listing
+
     def analyze(self, question: str, corpus: CorpusStats, scaffolding: bool = True) -> Question:
         df, n = corpus.stem_df, len(corpus)
         return analyze(question, lambda stems: library_idf(stems, df, n), scaffolding)
@@ -145,4 +151,5 @@ class Relevance:
             text = self.texts.get(ev.paper)
             return corpus.acronyms.expand(text.all) | text.pairs
 
-        return decide(scored, cite, related, limit, follow_up=follow_up, covered=covered, every=every)
+        return decide(scored, cite, related, limit, follow_up=follow_up, covered=covered, every=every,
+                      listing=self.list_threshold())

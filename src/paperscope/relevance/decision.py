@@ -2,7 +2,8 @@
 
 Given the candidates most likely first (probabilities from the relevance model):
 - cite every paper whose probability reaches the cite threshold (at most `limit`; a factoid
-  question asks about one paper, so it cites its best one);
+  question asks about one paper, so it cites its best one); a list of every paper on the
+  question (`find_all`) answers when `ask` would and then lists down to the list threshold;
 - show the next ones down to the related threshold apart, as "related (weaker matches)",
   never as citations;
 - abstain when no paper reaches the cite threshold, naming the parts of the question that no
@@ -72,16 +73,22 @@ def _joined(text: str, words: list[str]) -> str:
 
 
 def decide(scored: Scored, cite: float, related: float, limit: int | None, follow_up: bool = False,
-           covered: Callable[[Evidence], set[str]] | None = None, every: bool = False) -> Decision:
+           covered: Callable[[Evidence], set[str]] | None = None, every: bool = False,
+           listing: float | None = None) -> Decision:
     """See the module docstring; `every` (find_all) lists every paper that reaches the cite
-    threshold, whatever the question's kind."""
+    threshold, whatever the question's kind, or, given `listing`, every paper from that
+    threshold down once the best one reaches the cite threshold."""
     evidence = scored.evidence
     if not evidence:
         return Decision()
     if follow_up:
         best = evidence[0]
         return Decision([best]) if best.support >= related else Decision()
-    cited = [ev for ev in evidence if ev.support >= cite]
+    # Whether to answer at all is decided as for `ask` (the best paper reaches `cite`); a list
+    # then reaches further down: on list questions whose papers rank far down (held-out topics),
+    # a lower threshold keeps precision and finds many more of them (relevance_train).
+    reach = min(cite, listing) if every and listing is not None and evidence[0].support >= cite else cite
+    cited = [ev for ev in evidence if ev.support >= reach]
     if scored.question.kind == "factoid" and not every:
         cited = cited[:1]
     if limit is not None:

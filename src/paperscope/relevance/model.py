@@ -86,6 +86,7 @@ class RelevanceModel:
     trees: tuple[Tree, ...]
     cite: float  # cite a paper whose probability reaches this
     related: float  # show it apart as "related" from here
+    listing: float  # find_all lists a paper from here (when one reaches `cite`)
     quotes: QuoteRanker  # for findings and topical questions
     factoid_quotes: QuoteRanker  # for questions after a number, a name, a detail
     info: dict[str, Any]
@@ -104,8 +105,9 @@ class RelevanceModel:
                              "retrain it with `python -m paperscope.bench.relevance_train`")
         quotes = QuoteRanker.from_dict(d["quotes"]["default"])
         factoid = QuoteRanker.from_dict(d["quotes"]["factoid"])
-        return cls(tuple(Tree.from_dict(t) for t in d["trees"]), float(d["thresholds"]["cite"]),
-                   float(d["thresholds"]["related"]), quotes, factoid, dict(d.get("info", {})))
+        th = d["thresholds"]
+        return cls(tuple(Tree.from_dict(t) for t in d["trees"]), float(th["cite"]), float(th["related"]),
+                   float(th.get("list", th["cite"])), quotes, factoid, dict(d.get("info", {})))
 
 
 @functools.cache

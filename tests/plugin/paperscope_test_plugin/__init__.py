@@ -61,7 +61,7 @@ class EchoLLM:
         m = re.search(r"^\[(\d+)\] .*\n(.+)$", user, flags=re.MULTILINE)
         if not m:
             return 1, ""
-        sentence = re.split(r"(?<=[.!?])\s", m.group(2))[0]
+        sentence = re.split(r"(?<=[.!?…])\s", m.group(2))[0]  # the prompt cuts long sentences with an ellipsis
         return int(m.group(1)), sentence
 
     def complete(self, messages: list[dict[str, str]], json_schema: dict[str, Any] | None = None) -> str:
