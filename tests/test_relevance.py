@@ -155,3 +155,24 @@ def test_shipped_list_threshold_was_measured_on_held_out_list_questions():
     held = model.info["held_out"]["deep_as_listed"]
     assert model.related <= model.listing <= model.cite
     assert held["list"] == model.listing and held["questions"] >= 100 and held["precision"] >= 0.85
+
+
+def test_question_side_acronym_coverage_equals_expanding_each_paper(seeded):
+    """`Cover` checks the question's concepts against a paper's raw set; it must say exactly what
+    expanding the set with the library's acronyms (both ways) and then checking would."""
+    from paperscope.relevance.features import Cover, _covered
+
+    snap = seeded.catalog.snapshot()
+    acronyms = snap.acronyms
+    assert acronyms.table  # the seeds define MoE, LLM, ...
+    checked = 0
+    for question in ("Which papers address MoE latency?", "Which papers reduce mixture of experts inference cost?",
+                     "Any work on LLMs?", "Which papers study large language model agents?"):
+        c = seeded.candidates(question, snap)
+        cover = Cover(c.question, acronyms)
+        for hit in c.hits:
+            text = seeded.relevance.texts.get(hit.paper)
+            for found in (text.all, text.title, text.head, *text.sent_sets):
+                assert cover.hits(found) == _covered(c.question, acronyms.expand(found))
+                checked += 1
+    assert checked > 200

@@ -24,6 +24,7 @@ from paperscope.index.embed import Embedder
 from paperscope.records import Evidence, Hit
 from paperscope.relevance.decision import Decision, decide
 from paperscope.relevance.features import (
+    Cover,
     QuestionVectors,
     Retrieval,
     TextCache,
@@ -109,13 +110,14 @@ class Relevance:
         """The model's input for each hit (in hit order; hits without a paper are skipped)."""
         idf_mass = sum(library_idf({s for g, _ in q.groups for s in g}, corpus.stem_df, len(corpus)).values())
         rows = []
+        cover = Cover(q, corpus.acronyms)
         empty = np.zeros((0, len(qv.question)), np.float32)
         for rank, hit in enumerate(hits, 1):
             if hit.paper is None:
                 continue
             info = Retrieval(hit.bm25_score, hit.bm25_rank, hit.dense_rank, rank)
             rows.append(candidate_features(q, qv, self.texts.get(hit.paper), chunk_vectors.get(hit.paper_id, empty),
-                                           info, corpus.acronyms, idf_mass))
+                                           info, cover, idf_mass))
         add_relative(rows)
         return rows
 

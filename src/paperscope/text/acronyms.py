@@ -119,6 +119,20 @@ class Acronyms:
 
         return _WORD.sub(one, text)
 
+    def rule(self, c: str) -> tuple[frozenset[str], frozenset[str] | None]:
+        """How `expand(found)` comes to hold concept `c` when `found` does not: `found` holds one
+        of the acronyms whose expansion names `c`, or `c` is an acronym and `found` holds its
+        whole expansion. (`covers` applies it: the question's few concepts are checked against a
+        paper's set, instead of expanding every set of every candidate.)"""
+        exp = self.table.get(c)
+        return frozenset(acr for acr, _ in self.reverse.get(c, ())), (frozenset(exp) if exp else None)
+
+    @staticmethod
+    def covers(c: str, rule: tuple[frozenset[str], frozenset[str] | None], found: set[str]) -> bool:
+        """`c in self.expand(found)`, given `rule = self.rule(c)`."""
+        acronyms, expansion = rule
+        return c in found or not acronyms.isdisjoint(found) or (expansion is not None and expansion <= found)
+
     def expand(self, found: set[str]) -> set[str]:
         out = set(found)
         for c in found:
