@@ -124,3 +124,15 @@ def test_crosslingual_benchmark_scores_known_items(zh):
     for lang in ("zh", "en"):
         scores = crosslingual.known_item(zh, items, lang)
         assert set(scores) == {"R@1", "R@5", "R@10"} and scores["R@10"] == 1.0, (lang, scores)
+
+
+def test_a_library_phrase_never_overrules_a_glossary_term():
+    """混合专家 模型 sits near "mixture model" in USE-m space; the glossary knows 混合专家 is
+    "mixture of experts", so a phrase match that drops it is refused (the mission question in
+    Chinese cited Dirichlet-process mixture papers)."""
+    from paperscope.crosslingual import _contradicts
+
+    assert _contradicts(["混合专家", "模型"], "mixture model")
+    assert not _contradicts(["混合专家", "模型"], "mixture of experts models")
+    assert not _contradicts(["混合专家", "模型"], "MoE models")
+    assert not _contradicts(["没有词典", "的词"], "anything")  # words outside the glossary: USE-m decides

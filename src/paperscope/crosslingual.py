@@ -99,6 +99,18 @@ def _concept(word: str, hit: tuple[str, float] | None) -> tuple[str, list[str]]:
     return " or ".join(single or alts[:1]), alts
 
 
+def _contradicts(words: Sequence[str], phrase: str) -> bool:
+    """A library phrase found for several Chinese words is wrong when one of the words is a
+    glossary term and the phrase says none of its English forms (混合专家 模型 came out as
+    "mixture model": USE-m is near, the glossary knows the term is "mixture of experts")."""
+    said = f" {phrase.lower()} "
+    for word in words:
+        forms = GLOSSARY.get(word)
+        if forms and not any(f" {form.lower()} " in said for form in forms):
+            return True
+    return False
+
+
 def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Translated:
     pieces = _pieces(question)
     spans = list(dict.fromkeys(_join(p[i:i + n]) for p in pieces if isinstance(p, list)
@@ -121,7 +133,7 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
             for n in range(min(MAX_SPAN, len(piece) - i), 0, -1):
                 span = _join(piece[i:i + n])
                 hit = near.get(span)
-                if n > 1 and (hit is None or hit[1] < SPAN_FLOOR):
+                if n > 1 and (hit is None or hit[1] < SPAN_FLOOR or _contradicts(piece[i:i + n], hit[0])):
                     continue
                 if n > 1:  # a phrase of several words, nearer than SPAN_FLOOR: one concept
                     assert hit is not None
