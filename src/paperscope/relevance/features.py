@@ -117,6 +117,7 @@ class Retrieval:
 
 
 def _covered(q: Question, found: set[str]) -> list[bool]:
+    """Which groups an already-expanded concept set covers: the reference `Cover` is tested against."""
     return [any(s[:7] in found for s in g) for g, _ in q.groups]
 
 
@@ -135,14 +136,6 @@ class Cover:
 
     def share(self, found: set[str]) -> float:
         return sum(w for w, hit in zip(self.weights, self.hits(found)) if hit)
-
-
-def coverage(q: Question, found: set[str]) -> float:
-    return sum(w for (_, w), hit in zip(q.groups, _covered(q, found)) if hit)
-
-
-def uncovered_groups(q: Question, found: set[str]) -> list[frozenset[str]]:
-    return [g for (g, _), hit in zip(q.groups, _covered(q, found)) if not hit]
 
 
 def _phrase_share(q: Question, seq: list[str]) -> float:
