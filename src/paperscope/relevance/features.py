@@ -127,15 +127,18 @@ class Cover:
     (expanding every sentence set of ~1,700 deep candidates was a third of find_all's time)."""
 
     def __init__(self, q: Question, acronyms: Acronyms) -> None:
-        self.q = q
         self.groups = [[(s[:7], acronyms.rule(s[:7])) for s in g] for g, _ in q.groups]
         self.weights = [w for _, w in q.groups]
 
     def hits(self, found: set[str]) -> list[bool]:
         return [any(Acronyms.covers(c, rule, found) for c, rule in g) for g in self.groups]
 
+    def weighted(self, hits: list[bool]) -> float:
+        """The question's IDF weight of the covered groups."""
+        return sum(w for w, hit in zip(self.weights, hits) if hit)
+
     def share(self, found: set[str]) -> float:
-        return sum(w for w, hit in zip(self.weights, self.hits(found)) if hit)
+        return self.weighted(self.hits(found))
 
 
 def _phrase_share(q: Question, seq: list[str]) -> float:
@@ -188,8 +191,8 @@ def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_
         "cos_topic": float((chunk_vectors @ qv.topic).max()) if len(chunk_vectors) else 0.0,
         "grp_min": min(grp) if grp else 0.0,
         "grp_mean": float(sum(x * w for x, w in zip(grp, weights))),
-        "cov": sum(w for w, hit in zip(weights, hits) if hit),
-        "cov_title": sum(w for w, hit in zip(weights, title_hits) if hit),
+        "cov": cover.weighted(hits),
+        "cov_title": cover.weighted(title_hits),
         "cov_sent": max((cover.share(s) for s in text.sent_sets), default=0.0),
         "cov_head": cover.share(text.head),
         "phrase": _phrase_share(q, text.seq),
