@@ -11,7 +11,7 @@ import shutil
 import numpy as np
 import pytest
 
-from conftest import SEEDS
+from conftest import SEEDS, SHARED
 from paperscope import Assistant
 from paperscope.relevance.features import FEATURES
 from paperscope.relevance.model import MODEL, RelevanceModel, Tree
@@ -76,6 +76,46 @@ def test_factoid_quote_is_the_sentence_holding_the_answer(seeded):
     history = [("Which paper proposes test-time training layers?", first)]
     follow = seeded.ask("How large were the models evaluated?", history=history)
     assert follow.citations and "1.3B" in follow.citations[0].quote, follow.text
+
+
+def test_quotes_ranked_in_one_batch_equal_ranking_each_paper_alone(seeded):
+    """`Relevance.quote` scores all papers' sentences in one ranker call (the ranker scores each
+    sentence on its own): the same order as `rank_sentences` paper by paper, the reference."""
+    import copy
+
+    from paperscope.relevance.quotes import rank_sentences
+
+    snap = seeded.catalog.snapshot()
+    for question in ("Which papers study mixture-of-experts efficiency?", "How many parameters does GAPrompt train?"):
+        scored = seeded.scored(question, snap)
+        evidence = [copy.copy(ev) for ev in scored.evidence[:8]]
+        seeded.relevance.quote(scored, evidence, snap)
+        q = seeded.relevance.analyze(question, snap, scaffolding=False)
+        ranker = seeded.relevance.model.factoid_quotes if q.kind == "factoid" else seeded.relevance.model.quotes
+        for ev, (sents, vecs) in zip(evidence, seeded.relevance.sentences.get([ev.paper for ev in evidence])):
+            assert ev.sentences == rank_sentences(ranker, q, scored.vectors.question, sents, vecs)
+
+
+def test_a_long_lists_quote_comes_from_the_sentences_saying_most_of_the_question(seeded):
+    """find_all embeds only a shortlist of each listed paper's sentences (those covering most of
+    the question's words) and quotes the best of them; the other sentences follow, unranked."""
+    from paperscope.assistant import LIST_QUOTE_SHORTLIST
+    from paperscope.relevance.features import Cover
+
+    snap = seeded.catalog.snapshot()
+    question = "Which papers address large language models?"
+    scored = seeded.scored(question, snap, deep=True)
+    evidence = scored.evidence[:6]
+    seeded.relevance.quote(scored, evidence, snap, shortlist=LIST_QUOTE_SHORTLIST)
+    cover = Cover(seeded.relevance.analyze(question, snap, scaffolding=False), snap.acronyms)
+    for ev in evidence:
+        text = seeded.relevance.texts.get(ev.paper)
+        assert sorted(s for s, _ in ev.sentences) == sorted(text.sentences)  # every sentence, once
+        shares = sorted((cover.share(ss) for ss in text.sent_sets), reverse=True)
+        cut = shares[min(LIST_QUOTE_SHORTLIST, len(shares)) - 1]
+        assert cover.share(text.sent_sets[text.sentences.index(ev.best_sentence)]) >= cut
+        scores = [score for _, score in ev.sentences]
+        assert scores[LIST_QUOTE_SHORTLIST:] == [min(scores)] * len(scores[LIST_QUOTE_SHORTLIST:])
 
 
 def test_fusion_keeps_each_retrievers_top_ten(seeded):
@@ -176,3 +216,36 @@ def test_question_side_acronym_coverage_equals_expanding_each_paper(seeded):
                 assert cover.hits(found) == _covered(c.question, acronyms.expand(found))
                 checked += 1
     assert checked > 200
+
+
+def test_find_all_asks_an_acronym_question_also_spelled_out(tmp_path, monkeypatch):
+    """"Is there work on SVGD?" lists the papers that write only "Stein variational gradient
+    descent": find_all also asks the question with the library's acronyms spelled out and keeps
+    each paper's better probability (asked with the acronym alone, BM25 and the sentence-mention
+    features see "SVGD" only, and those papers fell below the list threshold)."""
+    from conftest import need
+    from paperscope.bench.corpus import sample, write_jsonl
+    from paperscope.bench.listall import load_topics
+    from paperscope.text.acronyms import Acronyms
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    topic, = [t for t in load_topics() if t["id"] == "stein_variational_gradient_descent"]
+    gold = set(topic["gold_85k"])
+    recs = sample(corpus, None)
+    papers = [r for r in recs if r["id"] in gold] + [r for r in recs if r["id"] not in gold][:60]
+    a = Assistant.open(tmp_path / "data")
+    a.ingest([write_jsonl(papers, tmp_path / "papers.jsonl")])
+    only_expansion = {r["id"] for r in papers if r["id"] in gold
+                      and "svgd" not in (r["title"] + " " + r["abstract"]).lower()}
+    assert len(only_expansion) >= 3  # the data this test is about
+
+    def listed(question: str) -> set[str]:
+        return {c.paper_id for c in a.find_all(question).citations}
+
+    spelled_question = listed("Is there work on Stein variational gradient descent?")
+    both = listed("Is there work on SVGD?")
+    assert spelled_question & only_expansion  # what the twin question brings
+    assert spelled_question & only_expansion <= both
+    monkeypatch.setattr(Acronyms, "spelled", lambda self, text: None)
+    assert not (spelled_question & only_expansion) <= listed("Is there work on SVGD?")  # without it: lost

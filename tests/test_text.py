@@ -119,3 +119,34 @@ def test_acronyms_are_spelled_out_for_embedding_as_the_corpus_writes_them():
     # Already spelled out, or unknown to this library: unchanged.
     assert acr.spell_out("mixture of experts (MoE) routing") == "mixture of experts (MoE) routing"
     assert acr.spell_out("Which papers use NeRF?") == "Which papers use NeRF?"
+
+
+def test_only_words_written_as_acronyms_are_spelled_out():
+    """"mapping" is not MAP and "scans" is not SCAN: a lower-case word is a word (spelling it out
+    put "maximum a posteriori" into SLAM questions' vectors); "VIO", "NeRF", "AUVs" are acronyms."""
+    from paperscope.text.acronyms import Acronyms, written_as_acronym
+
+    assert all(map(written_as_acronym, ["VIO", "NeRF", "AUVs", "3DGS", "LiDAR", "MoE", "LLMs"]))
+    assert not any(map(written_as_acronym, ["mapping", "scans", "moe", "Transformer", "A"]))
+    acr = Acronyms.learn(["A maximum a posteriori (MAP) estimate.", "A Stage Conscious Attention Network (SCAN).",
+                          "We build a visual-inertial odometry (VIO) pipeline.",
+                          "Autonomous underwater vehicles (AUVs) dive.", "PAC-Bayes and probably approximately "
+                          "correct (PAC) learning."], min_count=1)
+    question = "Is there work on simultaneous localization and mapping from 3D scans?"
+    assert acr.spell_out(question) == question and acr.spelled(question) is None
+    assert acr.spell_out("Which MAP estimates?") == "Which MAP (maximum a posteriori) estimates?"
+
+
+def test_spelled_replaces_acronyms_for_find_alls_second_question():
+    from paperscope.text.acronyms import Acronyms
+
+    acr = Acronyms.learn(["We build a visual-inertial odometry (VIO) pipeline.",
+                          "Autonomous underwater vehicles (AUVs) dive.",
+                          "Probably approximately correct (PAC) learning."], min_count=1)
+    assert acr.spelled("Is there work on VIO?") == "Is there work on visual inertial odometry?"
+    assert acr.spelled("Is there work on AUVs?") == "Is there work on autonomous underwater vehicles?"
+    # Already spelled out, unknown, or part of a hyphenated name ("PAC-Bayes" is not "probably
+    # approximately correct-Bayes"): nothing to ask twice.
+    assert acr.spelled("VIO (visual-inertial odometry) on drones") is None
+    assert acr.spelled("Which papers use NeRF?") is None
+    assert acr.spelled("Which papers prove PAC-Bayes bounds?") is None

@@ -57,6 +57,9 @@ GUARANTEED_PER_RETRIEVER = 10  # each retriever's top papers always reach the re
 # papers of 28 title-labelled topics (paperscope bench --list-all; README).
 FIND_ALL_DEPTH = 1000
 QUOTE_BATCH = 25  # find_all quotes (and streams) its list this many papers at a time
+# A listed paper's quote shows it is on the topic: it is chosen among the sentences that say most
+# of the question's words (embedding every sentence of a long list was most of its time).
+LIST_QUOTE_SHORTLIST = 3
 FilterArg = Filters | Mapping[str, Any] | None
 
 
@@ -342,6 +345,11 @@ class Assistant:
         scored: Scored | None = None
         if plan.abstain is None:
             scored = self.scored(plan.question, snapshot, filters, deep=True)
+            spelled = snapshot.acronyms.spelled(plan.question)
+            if spelled is not None:
+                # Papers that write only "visual-inertial odometry" rank low for "VIO" (BM25 and
+                # sentence mentions see the acronym alone): ask both, keep each paper's best.
+                scored = scored.merged(self.scored(spelled, snapshot, filters, deep=True))
             decision = self.relevance.decide(scored, snapshot, None, every=True)
             plan.evidence, plan.cited, plan.related = scored.evidence, decision.cited, decision.related
             plan.uncovered, plan.partial = decision.uncovered, decision.partial
@@ -358,7 +366,7 @@ class Assistant:
         lines, quotes = [heading], {}
         for start in range(0, len(plan.cited), QUOTE_BATCH):
             batch = plan.cited[start:start + QUOTE_BATCH]
-            self.relevance.quote(scored, batch, snapshot)
+            self.relevance.quote(scored, batch, snapshot, shortlist=LIST_QUOTE_SHORTLIST)
             for ev in batch:
                 quotes[ev.marker] = ev.best_sentence
                 lines.append(paper_line(ev))

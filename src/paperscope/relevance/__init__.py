@@ -35,7 +35,7 @@ from paperscope.relevance.features import (
 from paperscope.relevance.lexicon import idf as library_idf
 from paperscope.relevance.model import RelevanceModel, load
 from paperscope.relevance.question import Question, analyze
-from paperscope.relevance.quotes import rank_sentences
+from paperscope.relevance.quotes import check, ranked, sentence_features
 from paperscope.relevance.sentences import SentenceCache
 from paperscope.settings import AnswerSettings
 from paperscope.text.acronyms import Acronyms
@@ -62,6 +62,20 @@ class Scored:
     question: Question
     vectors: QuestionVectors
     evidence: list[Evidence]  # most likely first; `support` is the probability
+
+    def merged(self, other: Scored) -> Scored:
+        """This question's candidates together with another wording's (the same question with its
+        acronyms spelled out): each paper at its higher probability, most likely first; the
+        question and vectors stay this one's (quotes answer the question as asked)."""
+        best: dict[str, Evidence] = {}
+        for ev in [*self.evidence, *other.evidence]:
+            pid = ev.paper.paper_id
+            if pid not in best or ev.support > best[pid].support:
+                best[pid] = ev
+        evidence = sorted(best.values(), key=lambda ev: -ev.support)
+        for marker, ev in enumerate(evidence, 1):
+            ev.marker = marker
+        return Scored(self.question, self.vectors, evidence)
 
 
 class Relevance:
@@ -134,16 +148,39 @@ class Relevance:
         return Scored(q, qv, evidence)
 
     def quote(self, scored: Scored, evidence: Sequence[Evidence], corpus: CorpusStats, focus: str | None = None,
-              focus_vector: npt.NDArray[np.float32] | None = None) -> None:
+              focus_vector: npt.NDArray[np.float32] | None = None, shortlist: int | None = None) -> None:
         """Rank the sentences of `evidence` (in place) for quoting. `focus` is what the quote must
-        answer when it differs from what selected the papers (a follow-up's own words)."""
+        answer when it differs from what selected the papers (a follow-up's own words).
+        `shortlist` (a long list): rank only each paper's that many sentences that cover most of
+        the question's words (the others follow unranked); embedding every sentence of 150
+        listed papers took most of a `find_all` (4 of 9.5 s at 85,864 papers)."""
         if not evidence:
             return
         q = self.analyze(focus or scored.question.text, corpus, scaffolding=False)
         qvec = focus_vector if focus_vector is not None else scored.vectors.question
         ranker = self.model.factoid_quotes if q.kind == "factoid" else self.model.quotes
-        for ev, (sents, vecs) in zip(evidence, self.sentences.get([ev.paper for ev in evidence])):
-            ev.sentences = rank_sentences(ranker, q, qvec, sents, vecs)
+        check(ranker)
+        papers = [ev.paper for ev in evidence]
+        if shortlist is None:
+            got = self.sentences.get(papers)
+            sentences = [sents for sents, _ in got]
+            vectors = [vecs for _, vecs in got]
+            rows: list[Sequence[int]] = [range(len(sents)) for sents in sentences]
+        else:
+            cover = Cover(q, corpus.acronyms)
+            texts = [self.texts.get(p) for p in papers]
+            sentences = [t.sentences for t in texts]
+            rows = [sorted(sorted(range(len(t.sent_sets)), key=lambda i: -cover.share(t.sent_sets[i]))[:shortlist])
+                    for t in texts]
+            vectors = self.sentences.some(papers, rows)
+        feats = [sentence_features(q, qvec, sents, vecs, r) for sents, vecs, r in zip(sentences, vectors, rows)]
+        # One call for all papers: the ranker scores each sentence on its own, and one numpy pass
+        # per tree instead of one per tree and paper (1.5 s for 115 papers).
+        scores = ranker.score(np.vstack(feats)) if feats else np.zeros(0)
+        start = 0
+        for ev, sents, r, f in zip(evidence, sentences, rows, feats):
+            ev.sentences = ranked(sents, scores[start:start + len(f)], r) if sents else []
+            start += len(f)
 
     def decide(self, scored: Scored, corpus: CorpusStats, limit: int | None, follow_up: bool = False,
                every: bool = False) -> Decision:

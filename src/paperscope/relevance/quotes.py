@@ -38,13 +38,16 @@ _NAME = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:[-][A-Za-z0-9]+)*\b")
 
 
 def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Sequence[str],
-                      vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
-    """(len(sentences), len(SENTENCE_FEATURES)) for one paper."""
+                      vectors: npt.NDArray[np.float32], rows: Sequence[int] | None = None) -> npt.NDArray[np.float64]:
+    """(len(rows), len(SENTENCE_FEATURES)) for one paper: the features of the sentences `rows`
+    (default all), whose vectors `vectors` holds in that order; positions and how specific each
+    question word is to a sentence are read over all of the paper's sentences."""
     n = len(sentences)
-    cos = vectors[:n] @ qvec if n else np.zeros(0, np.float32)
+    rows = range(n) if rows is None else rows
+    cos = vectors[:len(rows)] @ qvec if len(rows) else np.zeros(0, np.float32)
     order = np.argsort(-cos)
-    rank = np.empty(n, np.int64)
-    rank[order] = np.arange(n)
+    rank = np.empty(len(rows), np.int64)
+    rank[order] = np.arange(len(rows))
     sets = [concepts_of(stems(s)) for s in sentences]
     spec: dict[frozenset[str], float] = {}
     for g, _ in q.groups:
@@ -57,9 +60,9 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     q_words = {w.lower() for w in re.findall(r"[A-Za-z0-9-]+", q.text)}
     factoid = 1.0 if q.kind == "factoid" else 0.0
     asks_number = 1.0 if _ASKS_NUMBER.search(q.text) else 0.0
-    rows = []
-    for i, sent in enumerate(sentences):
-        ss = sets[i]
+    out = []
+    for j, i in enumerate(rows):
+        sent, ss = sentences[i], sets[i]
         hit = [bool(ss & {s[:7] for s in g}) for g, _ in q.groups]
         cov = sum(w for (g, w), h in zip(q.groups, hit) if h)
         focus = sum(w * spec[g] for (g, w), h in zip(q.groups, hit) if h) / z
@@ -67,22 +70,36 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
         names = [m.group(0) for m in _NAME.finditer(sent) if m.start() > 0 and m.group(0).lower() not in q_words]
         caps = math.log1p(len(names))
         lean = [tend.get(s, 0.0) for s in stems(sent)]
-        rows.append([
-            float(cos[i]), float(cos[i] - cos.max()), float(min(rank[i], 5)), cov, focus, i / max(n - 1, 1),
+        out.append([
+            float(cos[j]), float(cos[j] - cos.max()), float(min(rank[j], 5)), cov, focus, i / max(n - 1, 1),
             float(i == 0), float(i == n - 1), number, math.log1p(len(sent.split())),
             float(np.mean(lean)) if lean else 0.0, caps, factoid * number, factoid * focus, factoid * caps,
             asks_number * number,
         ])
-    return np.array(rows, dtype=np.float64).reshape(n, len(SENTENCE_FEATURES))
+    return np.array(out, dtype=np.float64).reshape(len(rows), len(SENTENCE_FEATURES))
+
+
+def ranked(sentences: Sequence[str], scores: npt.NDArray[np.float64],
+           rows: Sequence[int] | None = None) -> list[tuple[str, float]]:
+    """The paper's sentences, best quote first, with their scores; sentences outside `rows` (not
+    scored) follow in abstract order, below every scored one."""
+    rows = range(len(sentences)) if rows is None else rows
+    order = np.argsort(-scores, kind="stable")
+    out = [(sentences[rows[i]], round(float(scores[i]), 4)) for i in order]
+    floor = round(float(scores.min()) - 1.0, 4) if len(scores) else 0.0
+    picked = set(rows)
+    return out + [(s, floor) for i, s in enumerate(sentences) if i not in picked]
 
 
 def rank_sentences(ranker: QuoteRanker, q: Question, qvec: npt.NDArray[np.float32], sentences: Sequence[str],
-                   vectors: npt.NDArray[np.float32]) -> list[tuple[str, float]]:
-    """The paper's sentences, best quote first, with their scores."""
+                   vectors: npt.NDArray[np.float32], rows: Sequence[int] | None = None) -> list[tuple[str, float]]:
+    """The paper's sentences, best quote first, with their scores (see `ranked`)."""
     if not sentences:
         return []
+    check(ranker)
+    return ranked(sentences, ranker.score(sentence_features(q, qvec, sentences, vectors, rows)), rows)
+
+
+def check(ranker: QuoteRanker) -> None:
     if ranker.features != SENTENCE_FEATURES:
         raise ValueError("the quote ranker was trained on other sentence features; retrain the relevance model")
-    scores = ranker.score(sentence_features(q, qvec, sentences, vectors))
-    order = np.argsort(-scores, kind="stable")
-    return [(sentences[i], round(float(scores[i]), 4)) for i in order]

@@ -80,3 +80,30 @@ class SentenceCache:
             while len(self._data) > self.size:
                 self._data.popitem(last=False)
             return out
+
+    def some(self, papers: Sequence[Paper], rows: Sequence[Sequence[int]]) -> list[npt.NDArray[np.float32]]:
+        """Vectors of only the sentences `rows[i]` of each paper `papers[i]` (a long list quotes
+        from a shortlist): read from the cache when the paper is there, else embedded without
+        caching (one call for all when the embedder's vectors are independent of the batch)."""
+        keys = [f"{p.paper_id}\x00{p.content_hash()}" for p in papers]
+        out: list[npt.NDArray[np.float32] | None] = [None] * len(papers)
+        with self._lock:
+            for i, key in enumerate(keys):
+                if key in self._data:
+                    out[i] = self._data[key][1][list(rows[i])]
+        texts: list[str] = []
+        parts: list[tuple[int, int, int]] = []
+        for i, p in enumerate(papers):
+            if out[i] is None:
+                sents = [p.abstract[s:e] for s, e in sentence_spans(p.abstract)] or [p.abstract]
+                parts.append((i, len(texts), len(rows[i])))
+                texts += [sents[r] for r in rows[i]]
+        if self.embedder.independent and texts:
+            vecs = self.embedder.embed(texts)
+            for i, start, n in parts:
+                out[i] = vecs[start:start + n]
+        else:
+            for i, start, n in parts:
+                out[i] = self.embedder.embed(texts[start:start + n])
+        return [v if v is not None else np.zeros((0, 0), np.float32) for v in out]
+

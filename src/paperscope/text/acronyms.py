@@ -16,6 +16,13 @@ _WORDS_BEFORE = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9]*[\s-]+){1,8}$")
 _LOOKBACK = 400  # characters searched before "(ACR)" for its expansion (8 words fit easily)
 _LINK_WORDS = ("of", "and", "the", "for", "in", "to", "a")
 _WORD = re.compile(r"\b[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]\b")
+# Written as an acronym: two capitals, or a capital and a digit ("VIO", "NeRF", "AUVs", "3DGS").
+# A lower-case word is a word: "mapping" is not MAP (maximum a posteriori), "scans" is not SCAN.
+_ACRONYM_LIKE = re.compile(r"[A-Z][^A-Z]*[A-Z0-9]|[0-9][^A-Z]*[A-Z]")
+
+
+def written_as_acronym(word: str) -> bool:
+    return bool(_ACRONYM_LIKE.search(word))
 
 
 def _spells(letters: str, words: list[str]) -> bool:
@@ -102,6 +109,17 @@ class Acronyms:
                 surface[key] = max(forms, key=lambda f: (forms[f], f))
         return cls(table, surface)
 
+    def _expansion(self, word: str, present: set[str]) -> str | None:
+        """How this library spells out `word` when the word is written as an acronym it defines
+        and the text (its concepts `present`) does not already say the expansion."""
+        if not written_as_acronym(word):
+            return None
+        key = concept(terms(word)[0]) if terms(word) else ""
+        exp = self.table.get(key)
+        if not exp or exp <= present or key not in self.surface:
+            return None
+        return self.surface[key]
+
     def spell_out(self, text: str) -> str:
         """`text` with each acronym this library defines followed by its expansion, unless the
         text already says it: "MoE latency" -> "MoE (mixture of experts) latency". For embedding:
@@ -110,14 +128,28 @@ class Acronyms:
         present = {concept(t) for t in terms(text)}
 
         def one(m: re.Match[str]) -> str:
-            word = m.group(0)
-            key = concept(terms(word)[0]) if terms(word) else ""
-            exp = self.table.get(key)
-            if not exp or exp <= present or key not in self.surface:
-                return word
-            return f"{word} ({self.surface[key]})"
+            exp = self._expansion(m.group(0), present)
+            return m.group(0) if exp is None else f"{m.group(0)} ({exp})"
 
         return _WORD.sub(one, text)
+
+    def spelled(self, text: str) -> str | None:
+        """`text` with each acronym this library defines replaced by its expansion ("Is there work
+        on VIO?" -> "Is there work on visual-inertial odometry?"), or None when it has none. A
+        hyphenated compound ("PAC-Bayes") stays whole: replacing its acronym would change what
+        it names. `find_all` asks both questions: papers that write only the expansion score low
+        on the acronym's own question (BM25 and sentence mentions see the acronym alone)."""
+        present = {concept(t) for t in terms(text)}
+        changed = False
+
+        def one(m: re.Match[str]) -> str:
+            nonlocal changed
+            exp = None if "-" in m.group(0) else self._expansion(m.group(0), present)
+            changed = changed or exp is not None
+            return m.group(0) if exp is None else exp
+
+        out = _WORD.sub(one, text)
+        return out if changed else None
 
     def rule(self, c: str) -> tuple[frozenset[str], frozenset[str] | None]:
         """How `expand(found)` comes to hold concept `c` when `found` does not: `found` holds one
