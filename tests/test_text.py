@@ -150,3 +150,15 @@ def test_spelled_replaces_acronyms_for_find_alls_second_question():
     assert acr.spelled("VIO (visual-inertial odometry) on drones") is None
     assert acr.spelled("Which papers use NeRF?") is None
     assert acr.spelled("Which papers prove PAC-Bayes bounds?") is None
+
+
+def test_a_questions_acronyms_stay_acronyms_in_its_lower_cased_topic_words():
+    """The relevance features embed the question's topic words, which come lower-cased ("llms");
+    the question wrote them as acronyms, so they are still spelled out there."""
+    from paperscope.text.acronyms import Acronyms, acronyms_in
+
+    acr = Acronyms.learn(["Large language models (LLMs) answer."], min_count=1)
+    known = acronyms_in("Can LLMs check their own answers?")
+    assert known == {"llms"}
+    assert acr.spell_out("llms", known) == "llms (large language models)"
+    assert acr.spell_out("llms") == "llms"

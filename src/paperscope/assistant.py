@@ -44,6 +44,7 @@ from paperscope.relevance.question import Question
 from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import redact
 from paperscope.settings import Settings
+from paperscope.text.acronyms import acronyms_in
 from paperscope.text.analyzer import terms
 from paperscope.text.zh import has_cjk, to_english_query
 
@@ -182,7 +183,8 @@ class Assistant:
                                          each=GUARANTEED_PER_RETRIEVER, exclude=exclude, extra=extra)
         q = self.relevance.analyze(analysis, snapshot)
         chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
-        vectors = self.relevance.vectors(q, qvec, snapshot.acronyms.spell_out)
+        known = acronyms_in(english)
+        vectors = self.relevance.vectors(q, qvec, lambda text: snapshot.acronyms.spell_out(text, known))
         return Candidates(q, vectors, hits, self.store.paper_vectors(chunks))
 
     def scored(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,

@@ -7,7 +7,7 @@ Leaves out: acronyms defined without parentheses.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from paperscope.text.analyzer import concept, concepts, terms
 
@@ -23,6 +23,11 @@ _ACRONYM_LIKE = re.compile(r"[A-Z][^A-Z]*[A-Z0-9]|[0-9][^A-Z]*[A-Z]")
 
 def written_as_acronym(word: str) -> bool:
     return bool(_ACRONYM_LIKE.search(word))
+
+
+def acronyms_in(text: str) -> frozenset[str]:
+    """The words of `text` written as acronyms, lower-cased."""
+    return frozenset(w.lower() for w in _WORD.findall(text) if written_as_acronym(w))
 
 
 def _spells(letters: str, words: list[str]) -> bool:
@@ -109,10 +114,11 @@ class Acronyms:
                 surface[key] = max(forms, key=lambda f: (forms[f], f))
         return cls(table, surface)
 
-    def _expansion(self, word: str, present: set[str]) -> str | None:
+    def _expansion(self, word: str, present: set[str], known: Collection[str] = ()) -> str | None:
         """How this library spells out `word` when the word is written as an acronym it defines
-        and the text (its concepts `present`) does not already say the expansion."""
-        if not written_as_acronym(word):
+        (or is one of `known`, lower-cased) and the text (its concepts `present`) does not
+        already say the expansion."""
+        if not (written_as_acronym(word) or word.lower() in known):
             return None
         key = concept(terms(word)[0]) if terms(word) else ""
         exp = self.table.get(key)
@@ -120,15 +126,17 @@ class Acronyms:
             return None
         return self.surface[key]
 
-    def spell_out(self, text: str) -> str:
+    def spell_out(self, text: str, known: Collection[str] = ()) -> str:
         """`text` with each acronym this library defines followed by its expansion, unless the
         text already says it: "MoE latency" -> "MoE (mixture of experts) latency". For embedding:
         MiniLM does not know most acronyms (the question's cosine to an on-topic abstract fell
-        to .25, below an off-topic "runtime" paper's .31, at 85,864 papers)."""
+        to .25, below an off-topic "runtime" paper's .31, at 85,864 papers). `known`: words
+        (lower-cased) to take as acronyms however written here (a question's topic words come
+        lower-cased from the question that wrote them as acronyms, see `acronyms_in`)."""
         present = {concept(t) for t in terms(text)}
 
         def one(m: re.Match[str]) -> str:
-            exp = self._expansion(m.group(0), present)
+            exp = self._expansion(m.group(0), present, known)
             return m.group(0) if exp is None else f"{m.group(0)} ({exp})"
 
         return _WORD.sub(one, text)
