@@ -111,8 +111,35 @@ def _contradicts(words: Sequence[str], phrase: str) -> bool:
     return False
 
 
+# "共形预测（conformal prediction）": the writer's own English for the words before the brackets.
+_WRITERS_TERM = re.compile(r"[（(]\s*([A-Za-z][^（）()\u4e00-\u9fff]*?)\s*[)）]")
+
+
+def _writers_terms(pieces: list[str | list[str]], question: str) -> list[str | list[str]]:
+    """`pieces` without the Chinese words a bracketed English term of several words translates
+    ("共形预测（conformal prediction）", "文本转SQL（Text-to-SQL）"): the writer's term is the
+    translation, and the dictionary senses of those words ("共形" -> "jointly") only add wrong
+    groups the relevance model must then find covered. A bracketed acronym ("视觉惯性里程计（VIO）")
+    keeps the Chinese words: they say what the acronym stands for."""
+    terms = [t for t in (runs(m.group(1)) for m in _WRITERS_TERM.finditer(question)) if len(t) >= 2]
+    if not terms:
+        return pieces
+    out: list[str | list[str]] = []
+    for k, piece in enumerate(pieces):
+        if isinstance(piece, list):
+            after: list[str | list[str]] = []
+            for nxt in pieces[k + 1:]:
+                if not isinstance(nxt, str):
+                    break
+                after.append(nxt)
+            if any(len(after) >= len(t) and after[len(after) - len(t):] == t for t in terms):
+                continue
+        out.append(piece)
+    return out
+
+
 def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Translated:
-    pieces = _pieces(question)
+    pieces = _writers_terms(_pieces(question), question)
     spans = list(dict.fromkeys(_join(p[i:i + n]) for p in pieces if isinstance(p, list)
                                for n in range(1, MAX_SPAN + 1) for i in range(len(p) - n + 1)))
     vectors = encoder.embed([*spans, question])
@@ -120,10 +147,17 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
     parts: list[str] = []  # group texts and the "or"s between them
     latin: list[str] = []
     searched: list[str] = []
+    previous: str | list[str] | None = None
     for piece in pieces:
+        after, previous = previous, piece
         if isinstance(piece, str):
             if piece == "or":
                 parts.append(" or ")
+            elif isinstance(after, str) and after != "or" and parts:
+                # Latin words written next to each other stay one phrase ("conformal prediction"):
+                # as separate parts the analysis lost the phrase match English questions get.
+                latin.append(piece)
+                parts[-1] += " " + piece
             else:
                 latin.append(piece)
                 parts.append(piece)
