@@ -85,7 +85,12 @@ class Question:
 def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffolding: bool = True) -> Question:
     """The topical groups of an English question (see the module docstring). `scaffolding=False`
     keeps research verbs as content (what a quote must contain, not what the paper is about)."""
-    toks = [t.lower() for t in _TOKEN.findall(question)]
+    matches = list(_TOKEN.finditer(question))
+    toks = [m.group(0).lower() for m in matches]
+    # Words inside a hyphenated compound ("text-to-SQL", "peg-in-hole") keep the compound's
+    # topical words one phrase even across a stopword, as "of" does in "mixture of experts".
+    hyphened = {i for i, m in enumerate(matches)
+                if question[m.end():m.end() + 1] == "-" or question[max(m.start() - 1, 0):m.start()] == "-"}
     stemmer = _stemmer()
     content: list[tuple[str, str, float]] = []  # (word, stem, contentness), in order
     links: list[tuple[int, int]] = []  # content indices joined as alternatives
@@ -158,7 +163,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     phrases: list[tuple[str, str]] = []
     prev: str | None = None
     order: list[str] = []
-    for t in toks:
+    for i, t in enumerate(toks):
         if not t.isalnum():
             prev = None
             continue
@@ -168,7 +173,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             if prev is not None and prev != s:
                 phrases.append((prev, s))
             prev = s
-        elif t != "of":  # "mixture of experts" stays one chain
+        elif t != "of" and i not in hyphened:  # "mixture of experts" stays one chain
             prev = None
     if _WH.search(question) and not _LIST_HEAD.search(question):
         kind = "factoid"
