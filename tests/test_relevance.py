@@ -286,3 +286,32 @@ def test_find_all_reads_deeper_only_for_a_large_topic(seeded, monkeypatch):
     monkeypatch.setattr(assistant_module, "FIND_ALL_FIRST_DEPTH", 30)
     assert [c.paper_id for c in seeded.find_all(question).citations] == full
     assert depths == [30]  # everything listed ranks in the top 15 of a retriever: no second read
+
+
+def test_find_all_reads_ranks_at_the_scale_of_the_library_the_model_was_fitted_on(seeded, monkeypatch):
+    """A topic holds more papers in a larger library, so find_all reads ranks scaled to the
+    largest library the model was fitted on (at 85,864 papers rank 200 reads as 47); `ask` reads
+    them as they are (the paper answering a specific question ranks near the top at any size).
+    Over the seeds a fitted size of 10 stands in for 20,000 at 85,864."""
+    import math
+
+    import paperscope.relevance.features as features
+
+    question = "Which papers address large language models?"
+    before = seeded.ask(question)
+    monkeypatch.setattr(features, "RANK_REFERENCE", 10)
+    assert features.rank_scale(38) == 10 / 38 and features.rank_scale(8) == 1.0
+    snap = seeded.catalog.snapshot()
+    c = seeded.candidates(question, snap, deep=True)
+    plain = seeded.relevance.rows(c.question, c.vectors, c.hits, snap, c.chunk_vectors)
+    topic = seeded.relevance.rows(c.question, c.vectors, c.hits, snap, c.chunk_vectors, topic=True)
+
+    def read(r, scale):
+        return math.log(min(max(1.0, r * scale), features.RANK_CAP) if r else features.RANK_CAP)
+
+    assert any(h.bm25_rank and h.bm25_rank > 4 for h in c.hits)
+    for p, t, h in zip(plain, topic, c.hits):
+        assert p["b_rank"] == read(h.bm25_rank, 1.0) and p["d_rank"] == read(h.dense_rank, 1.0)
+        assert t["b_rank"] == read(h.bm25_rank, 10 / 38) and t["d_rank"] == read(h.dense_rank, 10 / 38)
+    after = seeded.ask(question)
+    assert [x.paper_id for x in after.citations] == [x.paper_id for x in before.citations]

@@ -211,7 +211,8 @@ class Assistant:
         while True:
             found = [self.candidates(q, snapshot, filters, deep=True, depth=depth)
                      for q in (question, spelled) if q is not None]
-            scored = [self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors) for c in found]
+            scored = [self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
+                      for c in found]
             merged = scored[0].merged(scored[1]) if len(scored) > 1 else scored[0]
             if depth >= FIND_ALL_DEPTH:
                 return merged

@@ -41,6 +41,19 @@ FEATURES = (
     "kind_factoid", "kind_list", "n_groups",
 )
 RANK_CAP = 101  # ranks past the usual candidate depth all read the same
+# The largest library the model was fitted on (relevance_train: list and title questions at 20,000).
+FITTED_LIBRARY = 20_000
+RANK_REFERENCE: int | None = FITTED_LIBRARY
+
+
+def rank_scale(papers: int) -> float:
+    """How a rank in a library of `papers` reads to the model. In a larger library than it was
+    fitted on, a topic holds proportionally more papers and fills more ranks: at 85,864 papers
+    the 44 papers on "machine unlearning" reach down to rank ~200, and read unscaled, every one
+    past rank 100 looked like a tail paper at 20,000 (list recall .75 at 20,000, .11 at 85,864)."""
+    if RANK_REFERENCE is None or papers <= RANK_REFERENCE:
+        return 1.0
+    return RANK_REFERENCE / papers
 Vector = npt.NDArray[np.float32]
 
 
@@ -108,12 +121,15 @@ class QuestionVectors:
 
 @dataclass(frozen=True)
 class Retrieval:
-    """How the retrievers ranked a candidate (1-based; None: not in that list)."""
+    """How the retrievers ranked a candidate (1-based; None: not in that list). `scale` < 1 reads
+    the ranks of a library larger than any the model was fitted on as that library's ranks
+    would be (see `rank_scale`)."""
 
     bm25_score: float = 0.0
     bm25_rank: int | None = None
     dense_rank: int | None = None
     fused_rank: int | None = None
+    scale: float = 1.0
 
 
 def _covered(q: Question, found: set[str]) -> list[bool]:
@@ -184,7 +200,7 @@ def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_
     soft_title, _ = _soft(q, title_hits, text.th_title)
 
     def rank(r: int | None) -> float:
-        return math.log(min(r or RANK_CAP, RANK_CAP))
+        return math.log(min(max(1.0, r * retrieval.scale) if r else RANK_CAP, RANK_CAP))
 
     return {
         "cos_doc": float(cos.max()),
