@@ -157,3 +157,16 @@ def test_a_bracketed_english_term_is_the_translation_of_the_words_before_it(tmp_
     assert t.analysis == "Which papers peg in hole" and "assembl" not in t.english, t
     t = translate("有哪些关于视觉惯性里程计（VIO）的论文？", lib, enc)
     assert "VIO" in t.english and t.english != "VIO", t
+
+
+def test_every_glossary_term_segments_whole_and_the_benchmark_topics_stay_out():
+    """jieba keeps each research term one word (so 脉冲神经网络 is glossed as a term, not as
+    "pulse" + "neural networks"); the list-all benchmark's Chinese topic words are not glossary
+    terms, so that benchmark keeps measuring topics the glossary does not name."""
+    from paperscope.bench.listall import load_topics
+    from paperscope.text.zh import GLOSSARY
+
+    assert len(GLOSSARY) >= 300
+    assert all(runs(term) == [[term]] for term in GLOSSARY)
+    for word in ("同心管", "讽刺", "共指消解", "插帧", "场景图", "人群计数", "抓手", "夹爪", "配准", "外参标定", "里程计"):
+        assert word not in GLOSSARY and any(word in t["zh"] for t in load_topics()), word
