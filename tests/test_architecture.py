@@ -18,7 +18,7 @@ LAYERS = [
     ("paperscope.cli", "paperscope.ui", "paperscope.bench", "paperscope"),  # surfaces (and the package facade)
     ("paperscope.assistant",),
     ("paperscope.answer", "paperscope.relevance", "paperscope.retrieve", "paperscope.crosslingual", "paperscope.ingest",
-     "paperscope.integrations"),
+     "paperscope.integrations", "paperscope.gather"),
     ("paperscope.index", "paperscope.llm"),
     ("paperscope.text", "paperscope.records", "paperscope.settings", "paperscope.registry", "paperscope.secrets",
      "paperscope._env"),

@@ -266,24 +266,24 @@ def test_find_all_reads_deeper_only_for_a_large_topic(seeded, monkeypatch):
     """find_all reads each retriever FIND_ALL_FIRST_DEPTH deep and all FIND_ALL_DEPTH only when a
     paper it would list sits in the lower half of that; then it lists what the deep read lists.
     (Over the seeds, a first depth of 4 stands in for 250 at 85,864 papers.)"""
-    import paperscope.assistant as assistant_module
+    import paperscope.gather as gather
 
     question = "Which papers address large language models?"
     full = [c.paper_id for c in seeded.find_all(question).citations]
     assert len(full) > 3
     depths: list[int | None] = []
-    real = type(seeded).candidates
+    real = gather.Gatherer.candidates
 
     def spy(self, *args, **kwargs):
         depths.append(kwargs.get("depth"))
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(type(seeded), "candidates", spy)
-    monkeypatch.setattr(assistant_module, "FIND_ALL_FIRST_DEPTH", 4)
+    monkeypatch.setattr(gather.Gatherer, "candidates", spy)
+    monkeypatch.setattr(gather, "FIND_ALL_FIRST_DEPTH", 4)
     assert [c.paper_id for c in seeded.find_all(question).citations] == full
-    assert depths == [4, assistant_module.FIND_ALL_DEPTH]  # listed papers sat below rank 2: read it all
+    assert depths == [4, gather.FIND_ALL_DEPTH]  # listed papers sat below rank 2: read it all
     depths.clear()
-    monkeypatch.setattr(assistant_module, "FIND_ALL_FIRST_DEPTH", 30)
+    monkeypatch.setattr(gather, "FIND_ALL_FIRST_DEPTH", 30)
     assert [c.paper_id for c in seeded.find_all(question).citations] == full
     assert depths == [30]  # everything listed ranks in the top 15 of a retriever: no second read
 

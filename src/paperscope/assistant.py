@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
-import numpy.typing as npt
 
 from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, Draft, History
@@ -32,6 +29,7 @@ from paperscope.answer.followup import is_follow_up
 from paperscope.answer.plan import AbstainReason, Plan, abstention_text, related_text
 from paperscope.answer.verify import Verified, removal_notes, verify
 from paperscope.crosslingual import CrossLingual
+from paperscope.gather import Candidates, FilterArg, Gatherer
 from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder, make_embedder
@@ -39,12 +37,9 @@ from paperscope.index.store import ChromaStore
 from paperscope.ingest.pipeline import IngestSummary, ingest_paths
 from paperscope.records import Answer, Evidence, Hit, NearestPaper
 from paperscope.relevance import Relevance, Scored
-from paperscope.relevance.features import QuestionVectors
-from paperscope.relevance.question import Question
 from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import redact
 from paperscope.settings import Settings
-from paperscope.text.acronyms import acronyms_in
 from paperscope.text.analyzer import terms
 from paperscope.text.zh import has_cjk, to_english_query
 
@@ -52,29 +47,14 @@ if TYPE_CHECKING:
     from paperscope.integrations.llama_index import PaperscopeRetriever
 
 MAX_QUESTION_CHARS = 2000
-GUARANTEED_PER_RETRIEVER = 10  # each retriever's top papers always reach the relevance model
-# find_all reads this far down each retriever's list (and BM25's for the query's variants). At
-# 85,864 abstracts the union of BM25 and dense top 1,000 plus the variants held 99.4% of the
-# papers of 28 title-labelled topics (paperscope bench --list-all; README).
-FIND_ALL_DEPTH = 1000
-FIND_ALL_FIRST_DEPTH = 250  # read first; all FIND_ALL_DEPTH only for a large topic (see `scored_all`)
 QUOTE_BATCH = 25  # find_all quotes (and streams) its list this many papers at a time
 # A listed paper's quote shows it is on the topic: it is chosen among the sentences that say most
 # of the question's words (embedding every sentence of a long list was most of its time).
 LIST_QUOTE_SHORTLIST = 3
-FilterArg = Filters | Mapping[str, Any] | None
 
 
 class QuestionError(ValueError):
     """The question cannot be answered as given (empty, no searchable words)."""
-
-
-@dataclass(frozen=True)
-class Candidates:
-    question: Question
-    vectors: QuestionVectors
-    hits: list[Hit]
-    chunk_vectors: dict[str, npt.NDArray[np.float32]]
 
 
 @dataclass(frozen=True)
@@ -99,6 +79,7 @@ class Assistant:
         self._sync_lock = threading.Lock()
         self._checked_generation: str | None = None
         self.crosslingual = CrossLingual(catalog, settings.retrieve)
+        self.gather = Gatherer(settings, store, catalog, embedder, self.retriever, self.relevance, self.crosslingual)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -168,61 +149,14 @@ class Assistant:
     def candidates(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
                    restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
                    depth: int | None = None) -> Candidates:
-        """What the relevance model reads for `question`: the analysed question and its vectors, the
-        hits (the best `k` fused, default `PAPERSCOPE_ANSWER_CONTEXT_PAPERS`, plus each retriever's
-        top 10) and their stored chunk vectors. `deep` (find_all): every paper in either
-        retriever's top `depth` (default `FIND_ALL_DEPTH`), and BM25's for the acronym/expansion
-        variants."""
-        deep_depth = depth or FIND_ALL_DEPTH
-        depth = deep_depth if deep else max(self.settings.retrieve.candidates, k or 0)
-        english, analysis, extra = self.crosslingual.query(question, snapshot, depth)
-        qvec = self.embedder.embed([snapshot.acronyms.spell_out(english)])[0]
-        if deep:
-            hits = self.retriever.search(english, k=2 * deep_depth, filters=filters, restrict=restrict, vector=qvec,
-                                         snapshot=snapshot, exclude=exclude, depth=deep_depth, variants=True,
-                                         extra=extra)
-        else:
-            hits = self.retriever.search(english, k=k or self.settings.answer.context_papers, filters=filters,
-                                         restrict=restrict, vector=qvec, snapshot=snapshot,
-                                         each=GUARANTEED_PER_RETRIEVER, exclude=exclude, extra=extra)
-        q = self.relevance.analyze(analysis, snapshot)
-        chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
-        known = acronyms_in(english)
-        vectors = self.relevance.vectors(q, qvec, lambda text: snapshot.acronyms.spell_out(text, known))
-        return Candidates(q, vectors, hits, self.store.paper_vectors(chunks))
+        """See `Gatherer.candidates`."""
+        return self.gather.candidates(question, snapshot, filters, k, restrict, exclude, deep, depth)
 
     def scored(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
                restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
                depth: int | None = None) -> Scored:
         """`candidates`, each with the relevance model's probability, most likely first."""
-        c = self.candidates(question, snapshot, filters, k, restrict, exclude, deep, depth)
-        return self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
-
-    def scored_all(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None) -> Scored:
-        """find_all's candidates, scored. An acronym question is also asked with its acronyms
-        spelled out, each paper kept at its better probability: papers that write only
-        "visual-inertial odometry" rank low for "VIO" (BM25 and sentence mentions see the acronym
-        alone). Each retriever is read `FIND_ALL_FIRST_DEPTH` deep, and `FIND_ALL_DEPTH` deep when
-        a paper the list would name sits in the lower half of that (a large topic): at 20,000
-        papers 758 of 766 listed papers came from a retriever's top 100 while the 1,000-deep pool
-        of ~1,700 papers cost most of the time."""
-        spelled = snapshot.acronyms.spelled(question)
-        depth = FIND_ALL_FIRST_DEPTH
-        while True:
-            found = [self.candidates(q, snapshot, filters, deep=True, depth=depth)
-                     for q in (question, spelled) if q is not None]
-            scored = [self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
-                      for c in found]
-            merged = scored[0].merged(scored[1]) if len(scored) > 1 else scored[0]
-            if depth >= FIND_ALL_DEPTH:
-                return merged
-            reach = min(self.relevance.thresholds()[0], self.relevance.list_threshold())
-            listed = {ev.paper.paper_id for ev in merged.evidence if ev.support >= reach}
-            ranks = [min(r for r in (h.bm25_rank, h.dense_rank) if r is not None)
-                     for c in found for h in c.hits if h.paper_id in listed and (h.bm25_rank or h.dense_rank)]
-            if max(ranks, default=0) <= depth // 2:
-                return merged
-            depth = FIND_ALL_DEPTH
+        return self.gather.scored(question, snapshot, filters, k, restrict, exclude, deep, depth)
 
     def evidence(self, question: str, k: int | None = None, filters: FilterArg = None,
                  restrict: set[str] | None = None) -> list[Evidence]:
@@ -377,7 +311,7 @@ class Assistant:
         timings: dict[str, float] = {}
         scored: Scored | None = None
         if plan.abstain is None:
-            scored = self.scored_all(plan.question, snapshot, filters)
+            scored = self.gather.scored_all(plan.question, snapshot, filters)
             decision = self.relevance.decide(scored, snapshot, None, every=True)
             plan.evidence, plan.cited, plan.related = scored.evidence, decision.cited, decision.related
             plan.uncovered, plan.partial = decision.uncovered, decision.partial

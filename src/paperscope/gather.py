@@ -1,0 +1,113 @@
+"""What the relevance model reads for a question: candidates gathered from the retrievers (and
+the cross-lingual path), their chunk vectors, and the model's probabilities; for `find_all`,
+gathered deep, twice for an acronym question, and deeper only for a large topic.
+
+Leaves out: deciding what to cite (`relevance.decision`) and quoting (`Relevance.quote`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from paperscope.crosslingual import CrossLingual
+from paperscope.index.bm25 import Bm25Snapshot
+from paperscope.index.catalog import Catalog
+from paperscope.index.embed import Embedder
+from paperscope.index.store import ChromaStore
+from paperscope.records import Hit
+from paperscope.relevance import Relevance, Scored
+from paperscope.relevance.features import QuestionVectors
+from paperscope.relevance.question import Question
+from paperscope.retrieve import Filters, Retriever
+from paperscope.settings import Settings
+from paperscope.text.acronyms import acronyms_in
+
+FilterArg = Filters | Mapping[str, Any] | None
+
+GUARANTEED_PER_RETRIEVER = 10  # each retriever's top papers always reach the relevance model
+# find_all reads this far down each retriever's list (and BM25's for the query's variants). At
+# 85,864 abstracts the union of BM25 and dense top 1,000 plus the variants held 99.4% of the
+# papers of 28 title-labelled topics (paperscope bench --list-all; README).
+FIND_ALL_DEPTH = 1000
+FIND_ALL_FIRST_DEPTH = 250  # read first; all FIND_ALL_DEPTH only for a large topic (see `scored_all`)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    question: Question
+    vectors: QuestionVectors
+    hits: list[Hit]
+    chunk_vectors: dict[str, npt.NDArray[np.float32]]
+
+
+class Gatherer:
+    """The candidates of one library's questions (the Assistant holds one)."""
+
+    def __init__(self, settings: Settings, store: ChromaStore, catalog: Catalog, embedder: Embedder,
+                 retriever: Retriever, relevance: Relevance, crosslingual: CrossLingual) -> None:
+        self.settings, self.store, self.catalog, self.embedder = settings, store, catalog, embedder
+        self.retriever, self.relevance, self.crosslingual = retriever, relevance, crosslingual
+
+    def candidates(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
+                   restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
+                   depth: int | None = None) -> Candidates:
+        """What the relevance model reads for `question`: the analysed question and its vectors, the
+        hits (the best `k` fused, default `PAPERSCOPE_ANSWER_CONTEXT_PAPERS`, plus each retriever's
+        top 10) and their stored chunk vectors. `deep` (find_all): every paper in either
+        retriever's top `depth` (default `FIND_ALL_DEPTH`), and BM25's for the acronym/expansion
+        variants."""
+        deep_depth = depth or FIND_ALL_DEPTH
+        depth = deep_depth if deep else max(self.settings.retrieve.candidates, k or 0)
+        english, analysis, extra = self.crosslingual.query(question, snapshot, depth)
+        qvec = self.embedder.embed([snapshot.acronyms.spell_out(english)])[0]
+        if deep:
+            hits = self.retriever.search(english, k=2 * deep_depth, filters=filters, restrict=restrict, vector=qvec,
+                                         snapshot=snapshot, exclude=exclude, depth=deep_depth, variants=True,
+                                         extra=extra)
+        else:
+            hits = self.retriever.search(english, k=k or self.settings.answer.context_papers, filters=filters,
+                                         restrict=restrict, vector=qvec, snapshot=snapshot,
+                                         each=GUARANTEED_PER_RETRIEVER, exclude=exclude, extra=extra)
+        q = self.relevance.analyze(analysis, snapshot)
+        chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
+        known = acronyms_in(english)
+        vectors = self.relevance.vectors(q, qvec, lambda text: snapshot.acronyms.spell_out(text, known))
+        return Candidates(q, vectors, hits, self.store.paper_vectors(chunks))
+
+    def scored(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
+               restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
+               depth: int | None = None) -> Scored:
+        """`candidates`, each with the relevance model's probability, most likely first."""
+        c = self.candidates(question, snapshot, filters, k, restrict, exclude, deep, depth)
+        return self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
+
+    def scored_all(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None) -> Scored:
+        """find_all's candidates, scored. An acronym question is also asked with its acronyms
+        spelled out, each paper kept at its better probability: papers that write only
+        "visual-inertial odometry" rank low for "VIO" (BM25 and sentence mentions see the acronym
+        alone). Each retriever is read `FIND_ALL_FIRST_DEPTH` deep, and `FIND_ALL_DEPTH` deep when
+        a paper the list would name sits in the lower half of that (a large topic): at 20,000
+        papers 758 of 766 listed papers came from a retriever's top 100 while the 1,000-deep pool
+        of ~1,700 papers cost most of the time."""
+        spelled = snapshot.acronyms.spelled(question)
+        depth = FIND_ALL_FIRST_DEPTH
+        while True:
+            found = [self.candidates(q, snapshot, filters, deep=True, depth=depth)
+                     for q in (question, spelled) if q is not None]
+            scored = [self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
+                      for c in found]
+            merged = scored[0].merged(scored[1]) if len(scored) > 1 else scored[0]
+            if depth >= FIND_ALL_DEPTH:
+                return merged
+            reach = min(self.relevance.thresholds()[0], self.relevance.list_threshold())
+            listed = {ev.paper.paper_id for ev in merged.evidence if ev.support >= reach}
+            ranks = [min(r for r in (h.bm25_rank, h.dense_rank) if r is not None)
+                     for c in found for h in c.hits if h.paper_id in listed and (h.bm25_rank or h.dense_rank)]
+            if max(ranks, default=0) <= depth // 2:
+                return merged
+            depth = FIND_ALL_DEPTH
