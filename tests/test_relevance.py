@@ -299,7 +299,7 @@ def test_find_all_reads_ranks_at_the_scale_of_the_library_the_model_was_fitted_o
 
     question = "Which papers address large language models?"
     before = seeded.ask(question)
-    monkeypatch.setattr(features, "RANK_REFERENCE", 10)
+    monkeypatch.setattr(features, "FITTED_LIBRARY", 10)
     assert features.rank_scale(38) == 10 / 38 and features.rank_scale(8) == 1.0
     snap = seeded.catalog.snapshot()
     c = seeded.candidates(question, snap, deep=True)

@@ -43,7 +43,7 @@ FEATURES = (
 RANK_CAP = 101  # ranks past the usual candidate depth all read the same
 # The largest library the model was fitted on (relevance_train: list and title questions at 20,000).
 FITTED_LIBRARY = 20_000
-RANK_REFERENCE: int | None = FITTED_LIBRARY
+Vector = npt.NDArray[np.float32]
 
 
 def rank_scale(papers: int) -> float:
@@ -51,10 +51,7 @@ def rank_scale(papers: int) -> float:
     fitted on, a topic holds proportionally more papers and fills more ranks: at 85,864 papers
     the 44 papers on "machine unlearning" reach down to rank ~200, and read unscaled, every one
     past rank 100 looked like a tail paper at 20,000 (list recall .75 at 20,000, .11 at 85,864)."""
-    if RANK_REFERENCE is None or papers <= RANK_REFERENCE:
-        return 1.0
-    return RANK_REFERENCE / papers
-Vector = npt.NDArray[np.float32]
+    return 1.0 if papers <= FITTED_LIBRARY else FITTED_LIBRARY / papers
 
 
 def stems(text: str) -> list[str]:
