@@ -207,13 +207,12 @@ class ChromaStore:
             offset += page
 
     def query(self, vector: npt.NDArray[np.float32], n: int, where: Where | None = None) -> list[tuple[str, float]]:
-        """(paper_id, cosine similarity) per matching chunk, best first."""
-        total = self.count()
-        if total == 0:
-            return []
+        """(paper_id, cosine similarity) per matching chunk, best first. Chroma answers a request
+        for more results than it holds (or an empty collection) with what it has, so the count is
+        not read first: that was 12 of 44 ms of a `search` at 85,864 papers."""
         res = self._call(
             self.collection.query, query_embeddings=[np.asarray(vector, dtype=np.float32)],
-            n_results=min(n, total), where=where or None, include=["metadatas", "distances"],
+            n_results=n, where=where or None, include=["metadatas", "distances"],
         )
         metas = res["metadatas"][0] if res["metadatas"] else []
         dists = res["distances"][0] if res["distances"] else []
