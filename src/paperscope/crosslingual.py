@@ -153,13 +153,13 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
         if isinstance(piece, str):
             if piece == "or":
                 parts.append(" or ")
-            elif isinstance(after, str) and after != "or" and parts:
+                continue
+            latin.append(piece)
+            if isinstance(after, str) and after != "or" and parts:
                 # Latin words written next to each other stay one phrase ("conformal prediction"):
                 # as separate parts the analysis lost the phrase match English questions get.
-                latin.append(piece)
                 parts[-1] += " " + piece
             else:
-                latin.append(piece)
                 parts.append(piece)
             continue
         i = 0

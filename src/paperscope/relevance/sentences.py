@@ -21,6 +21,14 @@ from paperscope.text.sentences import sentence_spans
 SentenceVectors = tuple[list[str], npt.NDArray[np.float32]]
 
 
+def _key(paper: Paper) -> str:
+    return f"{paper.paper_id}\x00{paper.content_hash()}"
+
+
+def _sentences(paper: Paper) -> list[str]:
+    return [paper.abstract[s:e] for s, e in sentence_spans(paper.abstract)] or [paper.abstract]
+
+
 class SentenceCache:
     """LRU of per-paper sentence vectors; the same papers come back across questions."""
 
@@ -31,7 +39,7 @@ class SentenceCache:
         self._inflight: dict[str, threading.Event] = {}
 
     def get(self, papers: Sequence[Paper]) -> list[SentenceVectors]:
-        keys = [f"{p.paper_id}\x00{p.content_hash()}" for p in papers]
+        keys = [_key(p) for p in papers]
         mine: list[int] = []
         wait: list[threading.Event] = []
         with self._lock:
@@ -48,7 +56,7 @@ class SentenceCache:
             parts: list[tuple[int, list[str], int]] = []
             for i in mine:
                 p = papers[i]
-                sents = [p.abstract[s:e] for s, e in sentence_spans(p.abstract)] or [p.abstract]
+                sents = _sentences(p)
                 parts.append((i, sents, len(texts)))
                 texts += sents + [p.display_title]
             chunks: Iterable[npt.NDArray[np.float32]]
@@ -85,7 +93,7 @@ class SentenceCache:
         """Vectors of only the sentences `rows[i]` of each paper `papers[i]` (a long list quotes
         from a shortlist): read from the cache when the paper is there, else embedded without
         caching (one call for all when the embedder's vectors are independent of the batch)."""
-        keys = [f"{p.paper_id}\x00{p.content_hash()}" for p in papers]
+        keys = [_key(p) for p in papers]
         out: list[npt.NDArray[np.float32] | None] = [None] * len(papers)
         with self._lock:
             for i, key in enumerate(keys):
@@ -95,7 +103,7 @@ class SentenceCache:
         parts: list[tuple[int, int, int]] = []
         for i, p in enumerate(papers):
             if out[i] is None:
-                sents = [p.abstract[s:e] for s, e in sentence_spans(p.abstract)] or [p.abstract]
+                sents = _sentences(p)
                 parts.append((i, len(texts), len(rows[i])))
                 texts += [sents[r] for r in rows[i]]
         if self.embedder.independent and texts:
