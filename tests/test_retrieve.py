@@ -1,5 +1,7 @@
 """Retrieval and store contracts with the fake embedder (fast) over real embedded Chroma."""
 
+import json
+
 from paperscope.retrieve import rrf
 
 
@@ -50,3 +52,24 @@ def test_dense_query_asks_chroma_for_more_than_it_holds_without_counting(fake_as
     assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
     empty = Assistant.open(tmp_path / "empty", settings=Settings(embed=EmbedSettings(model="fake")))
     assert empty.store.query(vector, 10) == [] and empty.search("mixture of experts") == []
+
+
+def test_dense_query_reads_paper_ids_from_chunk_ids(tmp_path):
+    """The dense query takes each chunk's paper from its id ("<paper_id>#<n>") instead of
+    fetching its metadata (17 of 20 ms a query at 85,864 papers): the ids must agree with the
+    stored metadata, also for a paper id that itself holds a "#"."""
+    from paperscope import Assistant, Settings
+    from paperscope.settings import EmbedSettings
+
+    src = tmp_path / "papers.jsonl"
+    src.write_text("\n".join(json.dumps({"id": pid, "title": f"Paper {pid}", "abstract": " ".join([f"Sampling {pid}."] * 150)})
+                             for pid in ("plain", "with#hash", "x#1#2")), encoding="utf-8")
+    a = Assistant.open(tmp_path / "data", settings=Settings(embed=EmbedSettings(model="fake")))
+    a.ingest([src])
+    got = a.store.query(a.embedder.embed(["sampling"])[0], 1000)
+    stored = a.store.collection.get(include=["metadatas"])
+    by_chunk = {cid: str(m["paper_id"]) for cid, m in zip(stored["ids"], stored["metadatas"])}
+    assert len(got) == len(by_chunk) > 3  # several chunks a paper
+    assert sorted(pid for pid, _ in got) == sorted(by_chunk.values())
+    assert {pid for pid, _ in got} == {p.paper_id for p in a.catalog.papers(list({pid for pid, _ in got})).values()}
+    assert any("#" in pid for pid, _ in got)
