@@ -13,7 +13,6 @@ import pytest
 
 from conftest import SEEDS, SHARED
 from paperscope import Assistant
-from paperscope.records import Paper
 from paperscope.relevance.features import FEATURES
 from paperscope.relevance.model import MODEL, RelevanceModel, Tree
 from paperscope.relevance.question import analyze
@@ -316,86 +315,3 @@ def test_find_all_reads_ranks_at_the_scale_of_the_library_the_model_was_fitted_o
         assert t["b_rank"] == read(h.bm25_rank, 10 / 38) and t["d_rank"] == read(h.dense_rank, 10 / 38)
     after = seeded.ask(question)
     assert [x.paper_id for x in after.citations] == [x.paper_id for x in before.citations]
-
-
-def _paper(pid: str, abstract: str, title: str = "") -> Paper:
-    return Paper(paper_id=pid, abstract=abstract, title=title)
-
-
-def test_a_term_the_paper_never_writes_as_one_is_missing():
-    """"differential privacy" is one term (the corpus writes the pair together in .82 of the
-    abstracts using both words): a paper on privacy that never says "differential privacy" misses
-    it, however many of the words it has; written together, as its acronym, or (for a term inside
-    an alternative group) with another member of the group, it is there. A chance pairing
-    ("privacy guarantees") weighs less: its cohesion is lower."""
-    from paperscope.relevance.features import Cover, PaperText
-    from paperscope.relevance.lexicon import cohesion
-    from paperscope.text.acronyms import Acronyms
-
-    table = cohesion()
-    assert table["differe privaci"] > 0.7 > table["privaci guarant"]
-    assert table["machin transla"] > 0.7 and table.get("effici sampl", 0.0) < 0.2
-    idf = lambda stems: {s: 1.0 for s in stems}  # noqa: E731
-    acronyms = Acronyms.learn(["We study differential privacy (DP) in federated learning."] * 2)
-    q = analyze("Which papers give differential privacy guarantees?", idf)
-    cover = Cover(q, acronyms)
-
-    def miss(abstract: str) -> float:
-        return cover.term_miss(PaperText(_paper("p", abstract)))
-
-    apart = miss("We protect user privacy with guarantees. Our solver handles differential equations.")
-    assert apart > 0.4
-    assert miss("We give privacy guarantees under differential privacy for federated learning.") == 0.0
-    assert miss("We give privacy guarantees under DP for federated learning.") == 0.0  # the library's acronym
-    assert 0.0 < miss("We give differential privacy results and privacy of the guarantees.") < apart
-    q = analyze("Is anyone working on decision trees or boosting?", idf)
-    cover = Cover(q, acronyms)
-    assert cover.term_miss(PaperText(_paper("p", "Gradient boosting on tabular data; no tree is deep."))) == 0.0
-    assert cover.term_miss(PaperText(_paper("p", "A decision rule for each tree of the forest."))) > 0.0
-
-
-def test_term_cohesion_is_built_as_documented(tmp_path):
-    """`build_terms` against counts done by hand: of the abstracts using both words, the share
-    that write them together (adjacent, or one word apart); pairs under 5 abstracts are left out."""
-    import gzip as gz
-
-    from paperscope.bench.relevance_data import build_terms
-    from paperscope.relevance.lexicon import cohesion
-
-    docs = ["Neural networks for privacy."] * 6 + ["Differential privacy of data."] * 5 + \
-        ["Privacy matters; the differential equation is solved."] * 5 + ["Rare pair: quantum widgets."] * 4
-    corpus = tmp_path / "c.jsonl.gz"
-    with gz.open(corpus, "wt", encoding="utf-8") as fh:
-        for i, d in enumerate(docs):
-            fh.write(json.dumps({"id": i, "title": "", "abstract": d}) + "\n")
-    build_terms(corpus, tmp_path)
-    with gz.open(tmp_path / "terms.json.gz", "rt", encoding="utf-8") as fh:
-        got = json.load(fh)
-    assert got["n"] == 20
-    table = got["cohesion"]
-    assert table["neural network"] == 1.0 and table["network privaci"] == 1.0  # one word apart counts
-    assert table["differe privaci"] == 0.5  # 5 together of 10 using both
-    assert "quantum widget" not in table  # 4 abstracts
-    assert set(cohesion()) != set(table)  # the shipped table is the corpus's, not this one
-
-
-def test_the_model_reads_the_library_size_up_to_the_largest_it_was_fitted_on(seeded):
-    """Ranks and gaps to the best candidate mean less among 38 papers than among 20,000: the model
-    reads the library's size (log10), capped at the largest library it was fitted on."""
-    import math
-
-    from paperscope.relevance.features import FITTED_LIBRARY
-
-    snap = seeded.catalog.snapshot()
-    c = seeded.candidates("Which papers address MoE latency?", snap)
-
-    class Larger:  # the same statistics, as if the library held 85,864 papers
-        acronyms, stem_df = snap.acronyms, snap.stem_df
-
-        def __len__(self) -> int:
-            return 85_864
-
-    small = seeded.relevance.rows(c.question, c.vectors, c.hits, snap, c.chunk_vectors)
-    large = seeded.relevance.rows(c.question, c.vectors, c.hits, Larger(), c.chunk_vectors)
-    assert {r["library"] for r in small} == {math.log10(len(snap))} and len(snap) == 38
-    assert {r["library"] for r in large} == {math.log10(FITTED_LIBRARY)}

@@ -14,13 +14,7 @@ From the 85,864-abstract corpus (`../shared/corpora`, or PAPERSCOPE_BENCH_CORPUS
 - `position.json`: stem -> mean relative sentence position in abstracts minus the corpus mean;
   result words ("outperform" +.38, "conclude" +.41) lean late, background words ("recent" -.25)
   early. Quote selection uses it to prefer findings over background.
-- `terms.json.gz` (`build_terms`): for word pairs written together (adjacent or one word apart,
-  in >= 5 abstracts), their cohesion: of the abstracts that use both words, the share that
-  write them together. A term scores high ("differential privacy" .82, "machine translation"
-  .83, "mixture of experts" .69), a chance pairing low ("privacy guarantees" .42, "training
-  data" .29, "efficient sampling" .06): a paper that has "privacy" but never "differential
-  privacy" does not cover a question on differential privacy.
-All of them are statistics of public abstracts (no text is stored). Takes ~4 minutes on 2 cores.
+All of them are statistics of public abstracts (no text is stored). Takes ~2 minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -127,53 +121,12 @@ def build(corpus: Path, out: Path = OUT, dim: int = 128, window: int = 8, min_df
     print(f"thesaurus of {v} stems done in {time.time() - t0:.0f}s -> {out}")
 
 
-TERM_MIN_DF, TERM_MIN_COHESION = 5, 0.2
-
-
-def build_terms(corpus: Path, out: Path = OUT) -> None:
-    """`terms.json.gz` (see the module docstring): pairs of 7-letter stem prefixes, as
-    `relevance.features.PaperText.pairs` writes them, with cohesion >= TERM_MIN_COHESION."""
-    t0 = time.time()
-    pair_df: Counter[str] = Counter()
-    postings: defaultdict[str, list[int]] = defaultdict(list)
-    stemmer = _stemmer()
-    n_docs = 0
-    for d, rec in enumerate(iter_records(corpus)):
-        n_docs += 1
-        words = raw_terms(f"{rec.get('title') or ''} {' '.join(rec.get('keywords') or [])} {rec['abstract']}")
-        ss = [s[:7] for s in stemmer.stemWords(words)]
-        ok = [w not in STOPWORDS and len(w) > 1 for w in words]
-        for s in {s for s, o in zip(ss, ok) if o}:
-            postings[s].append(d)
-        pairs = set()
-        for i in range(len(ss)):
-            for j in (i + 1, i + 2):
-                if ok[i] and j < len(ss) and ok[j] and ss[j] != ss[i]:
-                    pairs.add(f"{ss[i]} {ss[j]}")
-        pair_df.update(pairs)
-    docs = {s: set(v) for s, v in postings.items() if len(v) >= TERM_MIN_DF}
-    cohesion = {}
-    for pair, together in pair_df.items():
-        if together < TERM_MIN_DF:
-            continue
-        a, b = pair.split()
-        both = len(docs[a] & docs[b])
-        if together / both >= TERM_MIN_COHESION:
-            cohesion[pair] = round(together / both, 3)
-    with gzip.open(out / "terms.json.gz", "wt", encoding="utf-8") as fh:
-        json.dump({"n": n_docs, "cohesion": dict(sorted(cohesion.items()))}, fh)
-    print(f"{len(cohesion)} terms done in {time.time() - t0:.0f}s -> {out}")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--terms-only", action="store_true", help="Build only terms.json.gz.")
     args = ap.parse_args()
-    if not args.terms_only:
-        build(args.corpus or default_corpus(), args.out)
-    build_terms(args.corpus or default_corpus(), args.out)
+    build(args.corpus or default_corpus(), args.out)
 
 
 if __name__ == "__main__":

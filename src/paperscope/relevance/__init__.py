@@ -138,7 +138,7 @@ class Relevance:
                 continue
             info = Retrieval(hit.bm25_score, hit.bm25_rank, hit.dense_rank, rank, scale)
             rows.append(candidate_features(q, qv, self.texts.get(hit.paper), chunk_vectors.get(hit.paper_id, empty),
-                                           info, cover, idf_mass, len(corpus)))
+                                           info, cover, idf_mass))
         add_relative(rows)
         return rows
 

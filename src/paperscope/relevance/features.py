@@ -5,16 +5,13 @@ nothing here embeds paper text at query time. Signals:
 - dense: cosine of the question, of its topic without scaffolding, and of each alternative group
   to the paper's best chunk (stored vectors);
 - lexical: IDF-weighted coverage of the question's groups in the whole paper, its title and
-  keywords, its best sentence and its opening; phrase matches; the heaviest group it misses; the
-  heaviest term of the question (a word pair the corpus writes together: "differential privacy")
-  it never writes as one; how many sentences mention the main topic; acronyms count both ways
-  ("MoE" ~ "mixture of experts");
+  keywords, its best sentence and its opening; phrase matches; the heaviest group it misses; how
+  many sentences mention the main topic; acronyms count both ways ("MoE" ~ "mixture of experts");
 - soft: coverage through corpus term associations (a paper on "quantization" partly covers
   "compress"), and the weakest group's best association;
 - retrieval: BM25 score (per unit of the question's IDF), BM25 / dense / fused ranks;
 - relative: each of the above against the best candidate of the same question;
-- the question's kind and size, and the library's size (up to the largest fitted on: ranks
-  and gaps mean less among 38 papers than among 20,000).
+- the question's kind and size.
 `FEATURES` is the model's input order; the model file records it and refuses another.
 """
 
@@ -30,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from paperscope.records import Paper
-from paperscope.relevance.lexicon import cohesion, thesaurus
+from paperscope.relevance.lexicon import thesaurus
 from paperscope.relevance.question import Question
 from paperscope.text.acronyms import Acronyms
 from paperscope.text.analyzer import _stemmer, raw_terms
@@ -38,10 +35,10 @@ from paperscope.text.sentences import sentence_spans
 
 FEATURES = (
     "cos_doc", "cos_topic", "grp_min", "grp_mean",
-    "cov", "cov_title", "cov_sent", "cov_head", "phrase", "miss_max", "term_miss", "n_mention",
+    "cov", "cov_title", "cov_sent", "cov_head", "phrase", "miss_max", "n_mention",
     "soft", "soft_title", "soft_min",
     "bm25", "bm25_rel", "cos_rel", "cov_rel", "rank", "b_rank", "d_rank",
-    "kind_factoid", "kind_list", "n_groups", "library",
+    "kind_factoid", "kind_list", "n_groups",
 )
 RANK_CAP = 101  # ranks past the usual candidate depth all read the same
 # The largest library the model was fitted on (relevance_train: list and title questions at 20,000).
@@ -145,7 +142,6 @@ class Cover:
     def __init__(self, q: Question, acronyms: Acronyms) -> None:
         self.groups = [[(s[:7], acronyms.rule(s[:7])) for s in g] for g, _ in q.groups]
         self.weights = [w for _, w in q.groups]
-        self.terms = _terms(q, acronyms)
 
     def hits(self, found: set[str]) -> list[bool]:
         return [any(Acronyms.covers(c, rule, found) for c, rule in g) for g in self.groups]
@@ -156,38 +152,6 @@ class Cover:
 
     def share(self, found: set[str]) -> float:
         return self.weighted(self.hits(found))
-
-    def term_miss(self, text: PaperText) -> float:
-        """The heaviest of the question's terms the paper does not write as one (cohesion x the
-        term's weight): "differential privacy" is not covered by a paper on privacy that never
-        says it. A term counts as written when its words are (`PaperText.pairs`), when the paper
-        uses an acronym of it, or when its alternative group is covered by another member."""
-        worst = 0.0
-        for a, b, weight, acronyms, others in self.terms:
-            if weight <= worst or f"{a} {b}" in text.pairs or not acronyms.isdisjoint(text.all) \
-                    or not others.isdisjoint(text.all):
-                continue
-            worst = weight
-        return worst
-
-
-def _terms(q: Question, acronyms: Acronyms) -> list[tuple[str, str, float, frozenset[str], frozenset[str]]]:
-    """The question's phrases that the corpus writes as one term: (a, b, cohesion x weight, the
-    library's acronyms of it, the other members of their alternative groups)."""
-    table = cohesion()
-    group_of = {s[:7]: (g, w) for g, w in q.groups for s in g}
-    out = []
-    for a_stem, b_stem in q.phrases:
-        a, b = a_stem[:7], b_stem[:7]
-        c = table.get(f"{a} {b}", 0.0)
-        if not c or a not in group_of or b not in group_of:
-            continue
-        (ga, wa), (gb, wb) = group_of[a], group_of[b]
-        weight = wa if ga == gb else wa + wb
-        both = acronyms.rule(a)[0] & acronyms.rule(b)[0]
-        others = frozenset(s[:7] for s in ga | gb) - {a, b} if len(ga) > 1 or len(gb) > 1 else frozenset()
-        out.append((a, b, c * weight, both, others))
-    return out
 
 
 def _phrase_share(q: Question, seq: list[str]) -> float:
@@ -215,9 +179,8 @@ def _soft(q: Question, hits: list[bool], ids: npt.NDArray[np.int64]) -> tuple[fl
 
 
 def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_vectors: Vector,
-                       retrieval: Retrieval, cover: Cover, idf_mass: float, library: int) -> dict[str, float]:
-    """The features of one candidate, before `add_relative`; `cover` is `Cover(q, acronyms)`,
-    `library` the number of papers in the library."""
+                       retrieval: Retrieval, cover: Cover, idf_mass: float) -> dict[str, float]:
+    """The features of one candidate, before `add_relative`; `cover` is `Cover(q, acronyms)`."""
     cos = chunk_vectors @ qv.question if len(chunk_vectors) else np.zeros(1, np.float32)
     grp = [float((chunk_vectors @ g).max()) if len(chunk_vectors) else 0.0 for g in qv.groups]
     weights = [w for _, w in q.groups]
@@ -247,7 +210,6 @@ def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_
         "cov_head": cover.share(text.head),
         "phrase": _phrase_share(q, text.seq),
         "miss_max": max(missing, default=0.0),
-        "term_miss": cover.term_miss(text),
         "n_mention": mention,
         "soft": soft, "soft_title": soft_title, "soft_min": soft_min,
         "bm25_raw": retrieval.bm25_score,
@@ -255,7 +217,6 @@ def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_
         "rank": rank(retrieval.fused_rank), "b_rank": rank(retrieval.bm25_rank), "d_rank": rank(retrieval.dense_rank),
         "kind_factoid": float(q.kind == "factoid"), "kind_list": float(q.kind == "list"),
         "n_groups": float(len(q.groups)),
-        "library": math.log10(max(1, min(library, FITTED_LIBRARY))),
     }
 
 

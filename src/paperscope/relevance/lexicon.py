@@ -1,8 +1,8 @@
 """Corpus statistics shipped with the relevance model (built by `paperscope.bench.relevance_data`).
 
 Each file is loaded once, on first use: scaffold ratios (research-activity verbs), background
-document frequencies (IDF for small libraries), term associations (soft coverage), term
-cohesion (which word pairs are one term) and sentence position tendencies (quote choice).
+document frequencies (IDF for small libraries), term associations (soft coverage) and sentence
+position tendencies (quote choice).
 """
 
 from __future__ import annotations
@@ -51,15 +51,6 @@ def thesaurus() -> tuple[dict[str, int], npt.NDArray[np.float32]]:
         vocab = [str(s) for s in d["vocab"]]
         vecs = d["vecs"].astype(np.float32)
     return {s: i for i, s in enumerate(vocab)}, vecs
-
-
-@functools.cache
-def cohesion() -> dict[str, float]:
-    """"a b" (7-letter stem prefixes) -> share of the abstracts using both words that write them
-    together (pairs of >= .2 only; see `paperscope.bench.relevance_data.build_terms`)."""
-    with gzip.open(DATA / "terms.json.gz", "rt", encoding="utf-8") as fh:
-        raw: dict[str, float] = json.load(fh)["cohesion"]
-    return raw
 
 
 @functools.cache
