@@ -48,6 +48,11 @@ class Chunk:
     def chunk_id(self) -> str:
         return f"{self.paper.paper_id}#{self.index}"
 
+    @staticmethod
+    def paper_of(chunk_id: str) -> str:
+        """The paper id inside a `chunk_id` (a paper id may itself hold "#")."""
+        return chunk_id.rsplit("#", 1)[0]
+
     def metadata(self) -> Metadata:
         meta: Metadata = {
             "paper_id": self.paper.paper_id,
@@ -218,7 +223,7 @@ class ChromaStore:
         )
         ids = res["ids"][0] if res["ids"] else []
         dists = res["distances"][0] if res["distances"] else []
-        return [(cid.rsplit("#", 1)[0], 1.0 - float(d)) for cid, d in zip(ids, dists)]
+        return [(Chunk.paper_of(cid), 1.0 - float(d)) for cid, d in zip(ids, dists)]
 
     def siblings(self) -> dict[str, int]:
         """Other collections with this prefix (built with other embedding settings): name -> chunks."""
