@@ -192,10 +192,10 @@ def ingest_paths(
                 if head is None or head["hash"] != hashes[p.paper_id]:
                     todo.append(p)
                 elif int(head["n_chunks"]) > 1:
-                    complete_check.append(f"{p.paper_id}#{int(head['n_chunks']) - 1}")
+                    complete_check.append(Chunk.id_of(p.paper_id, int(head["n_chunks"]) - 1))
             if complete_check:
                 present = store.present(complete_check)
-                broken = {cid.rpartition("#")[0] for cid in complete_check if cid not in present}
+                broken = {Chunk.paper_of(cid) for cid in complete_check if cid not in present}
                 todo.extend(p for p in batch if p.paper_id in broken)
             todo_ids = {p.paper_id for p in todo}
             unchanged = [p for p in batch if p.paper_id not in todo_ids]
@@ -216,7 +216,7 @@ def ingest_paths(
                 chunks = chunker(todo)
                 n_new = {c.paper.paper_id: c.n_chunks for c in chunks}
                 # A changed paper may now have fewer chunks: drop the surplus old ones.
-                stale = [f"{p.paper_id}#{i}" for p in todo if p.paper_id in heads
+                stale = [Chunk.id_of(p.paper_id, i) for p in todo if p.paper_id in heads
                          for i in range(n_new[p.paper_id], int(heads[p.paper_id]["n_chunks"]))]
                 rows = [(p, hashes[p.paper_id], n_new[p.paper_id]) for p in todo]
                 summary.updated += sum(1 for p in todo if p.paper_id in heads)

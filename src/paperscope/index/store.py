@@ -46,7 +46,12 @@ class Chunk:
 
     @property
     def chunk_id(self) -> str:
-        return f"{self.paper.paper_id}#{self.index}"
+        return Chunk.id_of(self.paper.paper_id, self.index)
+
+    @staticmethod
+    def id_of(paper_id: str, index: int) -> str:
+        """The Chroma id of a paper's chunk `index`: "<paper_id>#<index>" (`paper_of` reads it back)."""
+        return f"{paper_id}#{index}"
 
     @staticmethod
     def paper_of(chunk_id: str) -> str:
@@ -171,7 +176,7 @@ class ChromaStore:
     def heads(self, paper_ids: Sequence[str]) -> dict[str, Metadata]:
         """Metadata of chunk 0 of each stored paper (hash, n_chunks), by paper id."""
         out: dict[str, Metadata] = {}
-        ids = [f"{pid}#0" for pid in paper_ids]
+        ids = [Chunk.id_of(pid, 0) for pid in paper_ids]
         for start in range(0, len(ids), self.max_batch):
             got = self._call(self.collection.get, ids=ids[start:start + self.max_batch], include=["metadatas"])
             for meta in got["metadatas"] or []:
@@ -187,7 +192,7 @@ class ChromaStore:
 
     def paper_vectors(self, n_chunks: Mapping[str, int]) -> dict[str, npt.NDArray[np.float32]]:
         """Stored chunk vectors of each paper ({paper_id: number of chunks} -> {paper_id: (n, dim)})."""
-        ids = [f"{pid}#{i}" for pid, n in n_chunks.items() for i in range(n)]
+        ids = [Chunk.id_of(pid, i) for pid, n in n_chunks.items() for i in range(n)]
         rows: dict[str, list[tuple[int, npt.NDArray[np.float32]]]] = {}
         for start in range(0, len(ids), self.max_batch):
             got = self._call(self.collection.get, ids=ids[start:start + self.max_batch], include=["embeddings"])
