@@ -29,9 +29,9 @@ import numpy.typing as npt
 from paperscope.records import Paper
 from paperscope.relevance.lexicon import thesaurus
 from paperscope.relevance.question import Question
+from paperscope.relevance.sentences import paper_key, paper_sentences
 from paperscope.text.acronyms import Acronyms
 from paperscope.text.analyzer import _stemmer, raw_terms
-from paperscope.text.sentences import sentence_spans
 
 FEATURES = (
     "cos_doc", "cos_topic", "grp_min", "grp_mean",
@@ -70,7 +70,7 @@ class PaperText:
 
     def __init__(self, paper: Paper) -> None:
         title_kw = f"{paper.title} {' '.join(paper.keywords)}"
-        self.sentences = [paper.abstract[s:e] for s, e in sentence_spans(paper.abstract)] or [paper.abstract]
+        self.sentences = paper_sentences(paper)
         title_stems = stems(title_kw)
         sent_stems = [stems(s) for s in self.sentences]
         self.title = concepts_of(title_stems)
@@ -95,7 +95,7 @@ class TextCache:
         self._lock = threading.Lock()
 
     def get(self, paper: Paper) -> PaperText:
-        key = f"{paper.paper_id}\x00{paper.content_hash()}"
+        key = paper_key(paper)
         with self._lock:
             found = self._data.get(key)
             if found is not None:

@@ -21,11 +21,13 @@ from paperscope.text.sentences import sentence_spans
 SentenceVectors = tuple[list[str], npt.NDArray[np.float32]]
 
 
-def _key(paper: Paper) -> str:
+def paper_key(paper: Paper) -> str:
+    """A paper version's cache key (this module's and `features.TextCache`'s)."""
     return f"{paper.paper_id}\x00{paper.content_hash()}"
 
 
-def _sentences(paper: Paper) -> list[str]:
+def paper_sentences(paper: Paper) -> list[str]:
+    """The abstract's sentences, as quotes and features split them."""
     return [paper.abstract[s:e] for s, e in sentence_spans(paper.abstract)] or [paper.abstract]
 
 
@@ -39,7 +41,7 @@ class SentenceCache:
         self._inflight: dict[str, threading.Event] = {}
 
     def get(self, papers: Sequence[Paper]) -> list[SentenceVectors]:
-        keys = [_key(p) for p in papers]
+        keys = [paper_key(p) for p in papers]
         mine: list[int] = []
         wait: list[threading.Event] = []
         with self._lock:
@@ -56,7 +58,7 @@ class SentenceCache:
             parts: list[tuple[int, list[str], int]] = []
             for i in mine:
                 p = papers[i]
-                sents = _sentences(p)
+                sents = paper_sentences(p)
                 parts.append((i, sents, len(texts)))
                 texts += sents + [p.display_title]
             chunks: Iterable[npt.NDArray[np.float32]]
@@ -93,7 +95,7 @@ class SentenceCache:
         """Vectors of only the sentences `rows[i]` of each paper `papers[i]` (a long list quotes
         from a shortlist): read from the cache when the paper is there, else embedded without
         caching (one call for all when the embedder's vectors are independent of the batch)."""
-        keys = [_key(p) for p in papers]
+        keys = [paper_key(p) for p in papers]
         out: list[npt.NDArray[np.float32] | None] = [None] * len(papers)
         with self._lock:
             for i, key in enumerate(keys):
@@ -103,7 +105,7 @@ class SentenceCache:
         parts: list[tuple[int, int, int]] = []
         for i, p in enumerate(papers):
             if out[i] is None:
-                sents = _sentences(p)
+                sents = paper_sentences(p)
                 parts.append((i, len(texts), len(rows[i])))
                 texts += [sents[r] for r in rows[i]]
         if self.embedder.independent and texts:
