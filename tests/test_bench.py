@@ -212,3 +212,42 @@ def test_listall_section_scores_find_all_on_a_small_library(tmp_path):
     table = markdown(report)
     assert f"| find_all, {size} papers, 2 topics, English: recall / precision (strict) |" in table
     assert "| find_all, " + size + " papers, sarcasm (22 gold) | recall" in table
+
+
+def test_hand_labelled_question_libraries_are_consistent():
+    """The human-written training questions (bench/questions/lib<X>_questions.jsonl): every label
+    names a paper of that library, every key is verbatim in its gold paper's abstract, gold and
+    acceptable never overlap, and no question that asks about a list-all benchmark topic is
+    trained on (the benchmark stays held out)."""
+    import gzip
+    import re
+
+    from paperscope.bench.relevance_items import DATA, HUMAN_LIBRARIES, asks_benchmark_topic, human_items, load_jsonl
+
+    libraries = json.loads((DATA / "libraries.json").read_text())
+    wanted = {i for x in HUMAN_LIBRARIES for i in libraries[f"lib{x}"]}
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    if not corpus.exists():
+        pytest.skip("needs ../shared/corpora")
+    abstracts = {}
+    with gzip.open(corpus, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line[8:line.find('"', 8)] in wanted:  # '{"id": "<id>", ...': parse only the labelled papers
+                rec = json.loads(line)
+                abstracts[rec["id"]] = f"{rec['title']} {rec['abstract']}".lower()
+    assert set(abstracts) == wanted
+    topics = [json.loads(line) for line in (DATA / "listall_topics.jsonl").read_text().splitlines()]
+    banned = [re.compile(p, re.I) for t in topics for p in t["patterns"]]
+    assert asks_benchmark_topic(["What research exists on retrieval-augmented generation over legal documents?"])
+    for x in HUMAN_LIBRARIES:
+        ids = set(libraries[f"lib{x}"])
+        assert len(ids) == 38
+        for n, item in enumerate(load_jsonl(DATA / f"lib{x}_questions.jsonl"), 1):
+            where = f"lib{x}_questions.jsonl:{n}"
+            gold, acceptable = set(item["gold"]), set(item.get("acceptable") or [])
+            assert gold | acceptable <= ids, where
+            assert not gold & acceptable, where
+            if item.get("key"):
+                assert len(gold) == 1 and item["key"].lower() in abstracts[next(iter(gold))], where
+        for it in human_items(DATA / f"lib{x}_questions.jsonl", f"qgen{x}", f"lib{x}"):
+            assert not any(p.search(it["question"]) for p in banned), it["question"]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from paperscope.assistant import Assistant
-from paperscope.bench.relevance_items import DATA, Item, load_jsonl
+from paperscope.bench.relevance_items import DATA, HUMAN_LIBRARIES, Item, asks_benchmark_topic, load_jsonl
 from paperscope.bench.trees import export_trees
 from paperscope.relevance.quotes import SENTENCE_FEATURES, sentence_features
 from paperscope.text.zh import has_cjk
@@ -53,12 +53,12 @@ def quote_rows(libs: dict[str, Assistant], items: list[Item], shared: Path) -> l
                     lambda s, rats=rats: _norm_s(s) in rats or any(_norm_s(s) in r or r in _norm_s(s) for r in rats),
                     "scifact", it["id"])
     sources = [(shared / "eval" / "dev.jsonl", "dev", "seeds")]
-    sources += [(DATA / f"lib{x}_questions.jsonl", f"qgen{x}", f"lib{x}") for x in "ABCD"]
+    sources += [(DATA / f"lib{x}_questions.jsonl", f"qgen{x}", f"lib{x}") for x in HUMAN_LIBRARIES]
     for path, source, lib in sources:
         for n, raw in enumerate(load_jsonl(path)):
             key = raw.get("key")
             turns = raw.get("turns") or [raw["question"]]
-            if not key or len(raw["gold"]) != 1 or has_cjk(" ".join(turns)):
+            if not key or len(raw["gold"]) != 1 or has_cjk(" ".join(turns)) or asks_benchmark_topic(turns):
                 continue
             add(libs[lib], turns[-1], turns[-1], raw["gold"][0], lambda s, key=key: key.lower() in s.lower(),
                 source, f"{source}-{n}")
