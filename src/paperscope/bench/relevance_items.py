@@ -1,11 +1,12 @@
 """The questions the relevance model is fitted on, with their labels (see `relevance_train`).
 
-Families: scifact, title, deep, tldr, small, dev, qgenA-H, off, and leave-gold-out copies (*-lgo); the
+Families: scifact, title, deep, tldr, small, dev, qgenA-P, off, and leave-gold-out copies (*-lgo); the
 module docstring of `paperscope.bench.relevance_train` describes each. Deterministic for a seed.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import random
@@ -83,13 +84,13 @@ def topic_labels(papers: list[dict[str, Any]], topic: str) -> tuple[list[str], l
     return gold, unsure
 
 
-def benchmark_topic_patterns() -> list[re.Pattern[str]]:
+@functools.cache
+def benchmark_topic_patterns() -> tuple[re.Pattern[str], ...]:
     """The list-all benchmark's topic patterns (questions/listall_topics.jsonl): title topics
-    they match are not trained on, so the benchmark stays held out."""
-    out = []
-    for topic in load_jsonl(DATA / "listall_topics.jsonl"):
-        out += [re.compile(pat, re.I) for pat in topic["patterns"]]
-    return out
+    they match are not trained on, so the benchmark stays held out. Read once: every question of
+    every family is checked against them."""
+    return tuple(re.compile(pat, re.I) for topic in load_jsonl(DATA / "listall_topics.jsonl")
+                 for pat in topic["patterns"])
 
 
 def title_topics(papers: list[dict[str, Any]], lo: int, hi: int, limit: int, seed: int,
@@ -194,8 +195,7 @@ def asks_benchmark_topic(texts: Iterable[str]) -> bool:
     retrieval-augmented generation over legal documents?"): such questions are not trained on,
     so the benchmark stays held out (15 of the 320 hand-written lines over libraries A-D did, 11 of
     them relevance questions; 9 title-phrase questions of the small libraries)."""
-    patterns = benchmark_topic_patterns()
-    return any(p.search(t) for t in texts for p in patterns)
+    return any(p.search(t) for t in texts for p in benchmark_topic_patterns())
 
 
 def human_items(path: Path, family: str, lib: str) -> list[Item]:
