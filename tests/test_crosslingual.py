@@ -164,9 +164,43 @@ def test_every_glossary_term_segments_whole_and_the_benchmark_topics_stay_out():
     "pulse" + "neural networks"); the list-all benchmark's Chinese topic words are not glossary
     terms, so that benchmark keeps measuring topics the glossary does not name."""
     from paperscope.bench.listall import load_topics
-    from paperscope.text.zh import GLOSSARY
+    from paperscope.bench.relevance_items import asks_benchmark_topic
+    from paperscope.text.zh import GLOSSARY, corpus_glossary, research_terms
 
-    assert len(GLOSSARY) >= 300
-    assert all(runs(term) == [[term]] for term in GLOSSARY)
+    assert len(GLOSSARY) >= 300 and len(corpus_glossary()) >= 3000
+    terms = research_terms()
+    assert all(runs(term) == [[term]] for term in terms)
     for word in ("同心管", "讽刺", "共指消解", "插帧", "场景图", "人群计数", "抓手", "夹爪", "配准", "外参标定", "里程计"):
-        assert word not in GLOSSARY and any(word in t["zh"] for t in load_topics()), word
+        assert word not in terms and any(word in t["zh"] for t in load_topics()), word
+    assert not any(asks_benchmark_topic(forms) for forms in corpus_glossary().values())
+
+
+def test_corpus_glossary_translates_compounds_that_word_glossing_breaks(zh):
+    """镜像下降 glossed word by word is "mirror image" + "decline", 后悔界 "regret" + "boundary":
+    both questions abstained over the seeds. The corpus glossary knows the terms."""
+    from paperscope.text.zh import glosses
+
+    assert glosses("镜像下降") == ["mirror descent"] and glosses("后悔界")[0] == "regret bounds"
+    assert glosses("小样本学习")[0] == "few shot learning"  # CC-CEDICT: "galley proof", "unimpressive" ...
+    ans = zh.ask("有哪些关于镜像下降的论文？")
+    assert not ans.abstained and "Mirror Descent" in ans.citations[0].title, ans.text
+    ans = zh.ask("有哪些论文给出了后悔界？")
+    assert not ans.abstained and any("Regret Bounds" in c.title for c in ans.citations), ans.text
+
+
+def test_glossary_build_keeps_whole_chinese_terms_and_leaves_out_labels_and_benchmark_words(tmp_path):
+    from paperscope.bench.zh_glossary import build
+
+    rows = [{"en": "mirror descent", "zh": ["镜像下降", "镜像下降"]},
+            {"en": "machine learning ml regression", "zh": ["回归"]},  # a subject-area label
+            {"en": "3d gaussian", "zh": ["3D高斯"]},  # Latin inside: would split 高斯泼溅 in jieba
+            {"en": "force torque", "zh": ["力/力矩", "力矩"]},
+            {"en": "crowd counting", "zh": ["人群计数"]},  # a list-all benchmark word
+            {"en": "control for human", "zh": []}]
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    out = tmp_path / "g.json"
+    counts = build([src], out)
+    assert json.loads(out.read_text(encoding="utf-8"))["terms"] == [["force torque", ["力矩"]],
+                                                                    ["mirror descent", ["镜像下降"]]]
+    assert counts == {"phrases": 2, "terms": 2, "dropped": 5}

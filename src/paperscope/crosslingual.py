@@ -32,7 +32,7 @@ from paperscope.index.catalog import Catalog
 from paperscope.index.multilingual import Encoder, LibraryVectors, Vectors, encoder
 from paperscope.records import Evidence
 from paperscope.settings import RetrieveSettings
-from paperscope.text.zh import GLOSSARY, frame, gloss_for_analysis, glosses, has_cjk, runs, to_english_query
+from paperscope.text.zh import frame, gloss_for_analysis, glosses, has_cjk, research_terms, runs, to_english_query
 
 # Non-Latin scripts that go to the cross-lingual path: Han, Kana, Hangul, Cyrillic, Greek,
 # Arabic, Hebrew, Thai, Devanagari (a question in one of them cannot match English words).
@@ -87,8 +87,9 @@ def _concept(word: str, hit: tuple[str, float] | None) -> tuple[str, list[str]]:
     A multi-word phrase stands alone in the analysis: "mixture of experts or moe" would let "or"
     link all its words into one group that "mixtures" alone satisfies. Dictionary senses of
     several words ("be distributed", "let droop") are searched but not required."""
-    if word in GLOSSARY:  # curated: its first entry is the term
-        alts = list(GLOSSARY[word])
+    curated = research_terms().get(word)
+    if curated:  # its first entry is the term
+        alts = list(curated)
         return (alts[0] if " " in alts[0] else " or ".join(alts)), alts
     alts = glosses(word)
     if hit is not None and hit[0] not in alts:
@@ -105,7 +106,7 @@ def _contradicts(words: Sequence[str], phrase: str) -> bool:
     "mixture model": USE-m is near, the glossary knows the term is "mixture of experts")."""
     said = f" {phrase.lower()} "
     for word in words:
-        forms = GLOSSARY.get(word)
+        forms = research_terms().get(word)
         if forms and not any(f" {form.lower()} " in said for form in forms):
             return True
     return False

@@ -1,0 +1,103 @@
+"""The corpus glossary of Chinese research terms (`paperscope/text/data/zh_glossary.json`):
+which English phrases it covers, and how the hand-written terms become the shipped file.
+
+    python -m paperscope.bench.zh_glossary phrases OUT.txt          # the phrases to translate
+    python -m paperscope.bench.zh_glossary build IN.jsonl... [--out FILE]
+
+`phrases`: 2-3-word phrases in >= 12 titles of the 85,864-abstract corpus (`title_topics`:
+a phrase covered by a longer one in >= 80% of its titles is dropped) and author keywords
+(1-4 words) of >= 4 papers, lowercased, hyphens as spaces; none that names a list-all benchmark
+topic (`asks_benchmark_topic`) and none the hand-written `GLOSSARY` already translates.
+Each phrase's Chinese was then written by a reader (JSON Lines {"en": phrase, "zh": [terms]}:
+the standard Simplified Chinese terms, most common first, [] for a fragment).
+`build`: the readers' files -> the shipped JSON, dropping subject-area labels ("machine learning
+ml regression"), terms that are not 2+ Chinese characters only ("3D高斯", "力/力矩"), and
+the benchmark's own Chinese topic words (`BENCHMARK_WORDS`: the same words the hand-written
+glossary leaves out), so the list-all benchmark keeps measuring unnamed topics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+from pathlib import Path
+
+from paperscope.text.zh import GLOSSARY, GLOSSARY_FILE
+
+# The list-all benchmark's Chinese topic words (bench/questions/listall_topics.jsonl "zh").
+BENCHMARK_WORDS = ("同心管", "讽刺", "共指消解", "插帧", "场景图", "人群计数", "抓手", "夹爪", "配准", "外参标定",
+                   "里程计", "点云配准", "场景图生成", "视频插帧", "讽刺检测", "软体抓手", "软体夹爪", "同心管机器人",
+                   "视觉惯性里程计", "仇恨言论", "仇恨言论检测", "命名实体识别", "神经辐射场", "高斯泼溅",
+                   "检索增强生成", "共形预测", "汤普森采样", "因果发现", "神经架构搜索", "机器遗忘", "文本转SQL")
+# A term is Chinese characters only. One with Latin letters or digits ("3D高斯", "2D激光") is left
+# out: its Latin part needs no translation (it passes through as written), and as one jieba word
+# it split longer words ("3D高斯泼溅" became 3D高斯 + 泼 + 溅, losing 高斯泼溅 "gaussian
+# splatting"); one with punctuation ("力/力矩") does not segment whole.
+_CJK_ONLY = re.compile(r"[\u4e00-\u9fff]{2,}")
+# Conference subject-area labels among the author keywords ("Machine Learning (ML): Regression"
+# -> "machine learning ml regression"): the label's area prefix is not part of the topic, and
+# its term (回归) belongs to the plain phrase.
+_AREA_LABEL = re.compile(r"^(?:machine learning|data mining|computer vision|robotics) \S+ ")
+
+
+def phrases(corpus: Path) -> list[str]:
+    from paperscope.bench.corpus import iter_records
+    from paperscope.bench.relevance_items import _norm, asks_benchmark_topic, title_topics
+
+    recs = list(iter_records(corpus))
+    keywords: collections.Counter[str] = collections.Counter()
+    for r in recs:
+        keywords.update({_norm(k).strip() for k in r.get("keywords") or []})
+    found = set(title_topics(recs, 12, 100_000, 100_000, 0))
+    found |= {k for k, c in keywords.items() if c >= 4 and 1 <= len(k.split()) <= 4}
+    known = {e.lower() for forms in GLOSSARY.values() for e in forms}
+    return sorted(p for p in found if p not in known and not asks_benchmark_topic([p]))
+
+
+def build(inputs: list[Path], out: Path = GLOSSARY_FILE) -> dict[str, int]:
+    terms: list[tuple[str, list[str]]] = []
+    dropped = 0
+    for path in inputs:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if _AREA_LABEL.match(row["en"] + " "):
+                dropped += len(row["zh"])
+                continue
+            keep = [t for t in dict.fromkeys(row["zh"])
+                    if _CJK_ONLY.fullmatch(t) and t not in BENCHMARK_WORDS and t not in GLOSSARY]
+            dropped += len(row["zh"]) - len(keep)
+            if keep:
+                terms.append((str(row["en"]), keep))
+    terms.sort()
+    about = ("English research phrase -> Simplified Chinese terms; written by hand for the corpus's "
+             "frequent title phrases and author keywords (paperscope.bench.zh_glossary).")
+    with out.open("w", encoding="utf-8") as f:
+        f.write(json.dumps({"about": about, "terms": []}, ensure_ascii=False)[:-2] + "\n")
+        f.write(",\n".join(json.dumps(list(r), ensure_ascii=False) for r in terms) + "\n]}\n")
+    return {"phrases": len(terms), "terms": sum(len(zh) for _, zh in terms), "dropped": dropped}
+
+
+def main() -> None:
+    from paperscope.bench.corpus import default_corpus
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("phrases")
+    p.add_argument("out", type=Path)
+    p.add_argument("--corpus", type=Path, default=None)
+    b = sub.add_parser("build")
+    b.add_argument("inputs", type=Path, nargs="+")
+    b.add_argument("--out", type=Path, default=GLOSSARY_FILE)
+    args = ap.parse_args()
+    if args.cmd == "phrases":
+        found = phrases(args.corpus or default_corpus())
+        args.out.write_text("\n".join(found) + "\n", encoding="utf-8")
+        print(len(found), "phrases")
+    else:
+        print(build(args.inputs, args.out))
+
+
+if __name__ == "__main__":
+    main()
