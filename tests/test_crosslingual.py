@@ -196,11 +196,12 @@ def test_glossary_build_keeps_whole_chinese_terms_and_leaves_out_labels_and_benc
             {"en": "3d gaussian", "zh": ["3D高斯"]},  # Latin inside: would split 高斯泼溅 in jieba
             {"en": "force torque", "zh": ["力/力矩", "力矩"]},
             {"en": "crowd counting", "zh": ["人群计数"]},  # a list-all benchmark word
+            {"en": "locomotion", "zh": ["运动", "行走"]},  # 运动 is "motion" first: too broad
             {"en": "control for human", "zh": []}]
     src = tmp_path / "in.jsonl"
     src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
     out = tmp_path / "g.json"
     counts = build([src], out)
-    assert json.loads(out.read_text(encoding="utf-8"))["terms"] == [["force torque", ["力矩"]],
-                                                                    ["mirror descent", ["镜像下降"]]]
-    assert counts == {"phrases": 2, "terms": 2, "dropped": 5}
+    assert json.loads(out.read_text(encoding="utf-8"))["terms"] == [
+        ["force torque", ["力矩"]], ["locomotion", ["行走"]], ["mirror descent", ["镜像下降"]]]
+    assert counts == {"phrases": 3, "terms": 3, "dropped": 6}

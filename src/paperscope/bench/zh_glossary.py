@@ -11,7 +11,8 @@ topic (`asks_benchmark_topic`) and none the hand-written `GLOSSARY` already tran
 Each phrase's Chinese was then written by a reader (JSON Lines {"en": phrase, "zh": [terms]}:
 the standard Simplified Chinese terms, most common first, [] for a fragment).
 `build`: the readers' files -> the shipped JSON, dropping subject-area labels ("machine learning
-ml regression"), terms that are not 2+ Chinese characters only ("3D高斯", "力/力矩"), and
+ml regression"), terms that are not 2+ Chinese characters only ("3D高斯", "力/力矩"), everyday
+words with much broader senses (`TOO_BROAD`: 运动 is not only "locomotion"), and
 the benchmark's own Chinese topic words (`BENCHMARK_WORDS`: the same words the hand-written
 glossary leaves out), so the list-all benchmark keeps measuring unnamed topics.
 """
@@ -36,6 +37,11 @@ BENCHMARK_WORDS = ("同心管", "讽刺", "共指消解", "插帧", "场景图",
 # it split longer words ("3D高斯泼溅" became 3D高斯 + 泼 + 溅, losing 高斯泼溅 "gaussian
 # splatting"); one with punctuation ("力/力矩") does not segment whole.
 _CJK_ONLY = re.compile(r"[\u4e00-\u9fff]{2,}")
+# Everyday words a reader gave as one phrase's term, whose everyday sense is much broader: 运动 is
+# "motion" before it is "locomotion" (运动模糊 is motion blur), 合成 "synthesise" (not
+# "synthetic"), 移动 "move / mobile", 代理 "proxy / surrogate" (代理模型) as well as "agent".
+# CC-CEDICT's several senses serve them better.
+TOO_BROAD = frozenset({"运动", "移动", "合成", "代理"})
 # Conference subject-area labels among the author keywords ("Machine Learning (ML): Regression"
 # -> "machine learning ml regression"): the label's area prefix is not part of the topic, and
 # its term (回归) belongs to the plain phrase.
@@ -66,7 +72,8 @@ def build(inputs: list[Path], out: Path = GLOSSARY_FILE) -> dict[str, int]:
                 dropped += len(row["zh"])
                 continue
             keep = [t for t in dict.fromkeys(row["zh"])
-                    if _CJK_ONLY.fullmatch(t) and t not in BENCHMARK_WORDS and t not in GLOSSARY]
+                    if _CJK_ONLY.fullmatch(t) and t not in BENCHMARK_WORDS and t not in TOO_BROAD
+                    and t not in GLOSSARY]
             dropped += len(row["zh"]) - len(keep)
             if keep:
                 terms.append((str(row["en"]), keep))

@@ -44,8 +44,8 @@ GLOSSARY_FILE = Path(__file__).with_name("data") / "zh_glossary.json"
 def corpus_glossary() -> dict[str, list[str]]:
     """Chinese term -> English phrases, from `data/zh_glossary.json`: of the 3,401 phrases frequent
     in the 85,864 corpus titles (2-3 words in >= 12 titles) or author keywords (>= 4 papers),
-    the 2,728 that are research concepts, each with the Simplified Chinese term(s) researchers
-    write for it (3,828 terms; written by hand, one reader per ~425 phrases; fragments such as
+    the 2,726 that are research concepts, each with the Simplified Chinese term(s) researchers
+    write for it (3,824 terms; written by hand, one reader per ~425 phrases; fragments such as
     "control for human" have none; see `paperscope.bench.zh_glossary`). Word-by-word CC-CEDICT
     glossing breaks such compounds: 镜像下降 came out as "mirror image" + "decline", 后悔界 as
     "regret" + "boundary". Left out on purpose, as from `GLOSSARY`: the list-all benchmark's
