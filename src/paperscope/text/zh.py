@@ -48,9 +48,9 @@ def corpus_glossary() -> dict[str, list[str]]:
     write for it (3,824 terms; written by hand, one reader per ~425 phrases; fragments such as
     "control for human" have none; see `paperscope.bench.zh_glossary`). Word-by-word CC-CEDICT
     glossing breaks such compounds: 镜像下降 came out as "mirror image" + "decline", 后悔界 as
-    "regret" + "boundary". Left out on purpose, as from `GLOSSARY`: the list-all benchmark's
-    topics (bench/questions/listall_topics.jsonl), so that benchmark still measures Chinese
-    topics no glossary names."""
+    "regret" + "boundary". Left out on purpose: the list-all benchmark's topics
+    (bench/questions/listall_topics.jsonl), so that benchmark still measures Chinese topics
+    this glossary does not name (the hand-written `GLOSSARY` holds 4 of them)."""
     data = json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))
     out: dict[str, list[str]] = {}
     for english, terms in data["terms"]:
