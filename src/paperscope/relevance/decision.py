@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paperscope.records import Evidence
+from paperscope.relevance.features import base_concept, group_concepts
 from paperscope.relevance.question import Question
 from paperscope.text.analyzer import _stemmer
 
@@ -103,11 +104,11 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         for ev in evidence[:_EXPLAIN_DEPTH]:
             found |= covered(ev)
         q = scored.question
-        missing = [g for g, _ in q.groups if not any(s[:7] in found for s in g)]
+        missing = [g for g, _ in q.groups if group_concepts(g).isdisjoint(found)]
         # A phrase of the question ("flow matching") no candidate uses as a phrase is missing
         # as a whole, even when each word occurs somewhere on its own.
         for a, b in q.phrases:
-            if f"{a[:7]} {b[:7]}" not in found:
+            if f"{base_concept(a)} {base_concept(b)}" not in found:
                 missing += [g for g, _ in q.groups if (a in g or b in g) and len(g) == 1 and g not in missing]
         uncovered = phrases_of(q, missing)
         partial = not missing

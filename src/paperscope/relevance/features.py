@@ -17,10 +17,11 @@ nothing here embeds paper text at query time. Signals:
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,8 +60,37 @@ def stems(text: str) -> list[str]:
     return out
 
 
-def concepts_of(stem_list: Sequence[str] | set[str]) -> set[str]:
-    return {s[:7] for s in stem_list}
+# Adjectives made from a name ("Bayesian", "Gaussian", "Markovian", "Euclidean") stem apart from
+# the name ("bayes" -> "bay"): a question on "PAC-Bayes bounds" read "PAC-Bayesian Bounds" as
+# missing its main word. Both now also read as the name's concept. Short words ("median",
+# "asian") are left alone; longer everyday ones ("physician" -> "physic") already shared their
+# 7-character prefix with the noun.
+_EPONYM = ("ian", "ean")
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_concept(stem: str) -> str:
+    return str(_stemmer().stemWord(stem[:-3]))[:7]
+
+
+def base_concept(stem: str) -> str:
+    """The concept of `stem` with an adjective-of-a-name ending taken off ("bayesian" -> "bay",
+    "euclidean" -> "euclid"); else its 7-character prefix."""
+    return _name_concept(stem) if len(stem) >= 7 and stem.endswith(_EPONYM) else stem[:7]
+
+
+def concepts_of(stem_list: Iterable[str]) -> set[str]:
+    """Every concept the stems count as: each one's prefix and, for an adjective of a name, the
+    name's concept too (a paper saying "Bayesian" covers a question's "Bayes" and "Bayesian")."""
+    stem_list = list(stem_list)
+    out = {s[:7] for s in stem_list}
+    out.update(_name_concept(s) for s in stem_list if len(s) >= 7 and s.endswith(_EPONYM))
+    return out
+
+
+def group_concepts(group: Iterable[str]) -> set[str]:
+    """The concepts that cover a question group (any of them does)."""
+    return concepts_of(group)
 
 
 class PaperText:
@@ -77,7 +107,7 @@ class PaperText:
         self.sent_sets = [concepts_of(x) for x in sent_stems]
         self.all = self.title.union(*self.sent_sets)
         self.head = self.title.union(*self.sent_sets[:2])
-        self.seq = [s[:7] for s in title_stems] + [s[:7] for x in sent_stems for s in x]
+        self.seq = [base_concept(s) for s in title_stems] + [base_concept(s) for x in sent_stems for s in x]  # phrases
         # "a b" for words next to each other (or one apart): the phrases this paper uses
         self.pairs = {f"{a} {b}" for a, b in zip(self.seq, self.seq[1:])} | {f"{a} {b}" for a, b in zip(self.seq, self.seq[2:])}
         index, _ = thesaurus()
@@ -131,7 +161,7 @@ class Retrieval:
 
 def _covered(q: Question, found: set[str]) -> list[bool]:
     """Which groups an already-expanded concept set covers: the reference `Cover` is tested against."""
-    return [any(s[:7] in found for s in g) for g, _ in q.groups]
+    return [not group_concepts(g).isdisjoint(found) for g, _ in q.groups]
 
 
 class Cover:
@@ -140,7 +170,7 @@ class Cover:
     (expanding every sentence set of ~1,700 deep candidates was a third of find_all's time)."""
 
     def __init__(self, q: Question, acronyms: Acronyms) -> None:
-        self.groups = [[(s[:7], acronyms.rule(s[:7])) for s in g] for g, _ in q.groups]
+        self.groups = [[(c, acronyms.rule(c)) for c in sorted(group_concepts(g))] for g, _ in q.groups]
         self.weights = [w for _, w in q.groups]
 
     def hits(self, found: set[str]) -> list[bool]:
@@ -158,7 +188,7 @@ def _phrase_share(q: Question, seq: list[str]) -> float:
     if not q.phrases:
         return 0.0
     pairs = set(zip(seq, seq[1:])) | set(zip(seq, seq[2:]))  # one word may sit between
-    return sum(1 for a, b in q.phrases if (a[:7], b[:7]) in pairs) / len(q.phrases)
+    return sum(1 for a, b in q.phrases if (base_concept(a), base_concept(b)) in pairs) / len(q.phrases)
 
 
 def _soft(q: Question, hits: list[bool], ids: npt.NDArray[np.int64]) -> tuple[float, float]:
@@ -188,7 +218,7 @@ def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_
     missing = [w for w, hit in zip(weights, hits) if not hit]
     if q.groups:
         wmax = max(weights)
-        key = set().union(*[{s[:7] for s in g} for g, w in q.groups if w >= 0.5 * wmax])
+        key = set().union(*[group_concepts(g) for g, w in q.groups if w >= 0.5 * wmax])
         mention = sum(1 for ss in text.sent_sets if ss & key) / max(len(text.sent_sets), 1)
     else:
         mention = 0.0
