@@ -367,3 +367,26 @@ def test_find_all_lists_pac_bayesian_papers_for_a_pac_bayes_question(tmp_path, m
     monkeypatch.setattr(features, "_name_concept", lambda stem: stem[:7])
     a.relevance.texts = features.TextCache()  # paper texts were read with the name concepts
     assert len(listed()) < len(now)
+
+
+def test_word_families_snowball_leaves_apart_cover_each_other():
+    """"privacy-preserving" is covered by a paper on "differentially private" learning, "point set
+    registration" by "registering point sets", "detection" by "detectors": stems Snowball leaves
+    apart (privaci/privat, registr/regist, detecto/detect) that share 5+ letters, differ in a short
+    tail and that the corpus uses alike. Words that merely share letters stay apart."""
+    from paperscope.relevance.features import Cover, _phrase_share, base_concept, concepts_of, stems, word_families
+    from paperscope.text.acronyms import Acronyms
+
+    idf = lambda stems: {}  # noqa: E731
+    for question, paper in (("Which papers study privacy-preserving federated learning?",
+                             "Differentially private federated learning preserving utility"),
+                            ("Which papers do point set registration?", "Registering point sets with outliers"),
+                            ("Any work on object detection?", "Faster object detectors"),
+                            ("Which papers explain model predictions?", "Explanations of model predictions")):
+        q = analyze(question, idf)
+        assert all(Cover(q, Acronyms()).hits(concepts_of(stems(paper)))), (question, paper)
+    q = analyze("Which papers do point set registration?", idf)
+    assert _phrase_share(q, [base_concept(s) for s in stems("point set registering")]) > 0
+    families = word_families()
+    for a, b in (("compress", "comprehens"), ("converg", "convex"), ("generat", "generalis"), ("graph", "graphic")):
+        assert families.get(a, a[:7]) != families.get(b, b[:7]), (a, b)

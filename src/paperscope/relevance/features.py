@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -66,6 +67,11 @@ def stems(text: str) -> list[str]:
 # "asian") are left alone; longer everyday ones ("physician" -> "physic") already shared their
 # 7-character prefix with the noun.
 _EPONYM = ("ian", "ean")
+# Other word families Snowball leaves apart ("privacy"/"private", "registration"/"register",
+# "detector"/"detect", "recognition"/"recognize", "explanation"/"explain"): stems that share their
+# first 5+ letters, differ only in a tail of at most 3, and that the corpus uses alike (term
+# association >= 0.75, `lexicon.thesaurus`; 0.70 let in "converge"/"convex").
+_FAMILY_PREFIX, _FAMILY_TAIL, _FAMILY_ASSOCIATION = 5, 3, 0.75
 
 
 @functools.lru_cache(maxsize=4096)
@@ -73,18 +79,62 @@ def _name_concept(stem: str) -> str:
     return str(_stemmer().stemWord(stem[:-3]))[:7]
 
 
+@functools.cache
+def word_families() -> dict[str, str]:
+    """Stem -> its family's concept (the shortest member's), for the stems in a family (see above)."""
+    index, vecs = thesaurus()
+    buckets: dict[str, list[str]] = {}
+    for stem in sorted(index):
+        if len(stem) >= _FAMILY_PREFIX and stem.isalpha():
+            buckets.setdefault(stem[:_FAMILY_PREFIX], []).append(stem)
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for members in buckets.values():
+        if len(members) < 2:
+            continue
+        sims = vecs[[index[m] for m in members]] @ vecs[[index[m] for m in members]].T
+        for i, a in enumerate(members):
+            for j in range(i + 1, len(members)):
+                b = members[j]
+                if a[:7] == b[:7] or sims[i, j] < _FAMILY_ASSOCIATION:
+                    continue
+                common = len(os.path.commonprefix([a, b]))
+                if len(a) - common <= _FAMILY_TAIL and len(b) - common <= _FAMILY_TAIL:
+                    parent[root(a)] = root(b)
+    groups: dict[str, list[str]] = {}
+    for stem in parent:
+        groups.setdefault(root(stem), []).append(stem)
+    out: dict[str, str] = {}
+    for r, members in groups.items():
+        members.append(r)
+        key = min(members, key=lambda m: (len(m), m))[:7]
+        out.update({m: key for m in members})
+    return out
+
+
 def base_concept(stem: str) -> str:
-    """The concept of `stem` with an adjective-of-a-name ending taken off ("bayesian" -> "bay",
-    "euclidean" -> "euclid"); else its 7-character prefix."""
+    """The one concept a word stands for in a phrase: its word family's, an adjective of a name as
+    the name ("bayesian" -> "bay", "euclidean" -> "euclid"), else its 7-character prefix."""
+    family = word_families().get(stem)
+    if family is not None:
+        return family
     return _name_concept(stem) if len(stem) >= 7 and stem.endswith(_EPONYM) else stem[:7]
 
 
 def concepts_of(stem_list: Iterable[str]) -> set[str]:
     """Every concept the stems count as: each one's prefix and, for an adjective of a name, the
-    name's concept too (a paper saying "Bayesian" covers a question's "Bayes" and "Bayesian")."""
+    name's concept too (a paper saying "Bayesian" covers a question's "Bayes" and "Bayesian"), and
+    its word family's (a paper saying "private" covers "privacy")."""
     stem_list = list(stem_list)
+    families = word_families()
     out = {s[:7] for s in stem_list}
     out.update(_name_concept(s) for s in stem_list if len(s) >= 7 and s.endswith(_EPONYM))
+    out.update(families[s] for s in stem_list if s in families)
     return out
 
 
