@@ -248,3 +248,26 @@ def test_hand_labelled_question_libraries_are_consistent():
                 assert len(gold) == 1 and item["key"].lower() in abstracts[next(iter(gold))], where
         for it in human_items(DATA / f"lib{x}_questions.jsonl", f"qgen{x}", f"lib{x}"):
             assert not asks_benchmark_topic([it["question"]]), it["question"]
+
+
+def test_one_word_training_topics_are_topic_words_and_skip_the_benchmark():
+    """`word_topics` (one-word title topics for the relevance model): a word that names a topic in
+    its titles is kept; words used everywhere in abstracts, adverbs, research verbs and title-genre
+    words are not; a benchmark pattern keeps its topic out."""
+    import re
+
+    from paperscope.bench.relevance_items import benchmark_topic_words, word_topics
+
+    def paper(title: str, abstract: str) -> dict[str, str]:
+        return {"title": title, "abstract": abstract}
+
+    papers = [paper(f"Hexapod gait {i} towards whole walking", "We build a hexapod. The whole method works quickly.")
+              for i in range(6)]
+    papers += [paper(f"Sarcasm {i} quickly", "Sarcasm detection in tweets.") for i in range(6)]
+    papers += [paper(f"Other {i}", "The whole thing is whole again, whole.") for i in range(60)]
+    words = word_topics(papers, 5, 150, 100, seed=0)
+    assert "hexapod" in words and "sarcasm" in words and "walking" in words
+    assert not {"whole", "towards", "quickly", "other"} & set(words)
+    assert "sarcasm" not in word_topics(papers, 5, 150, 100, seed=0, skip=[re.compile("sarcas", re.I)])
+    assert "hexapod" not in word_topics(papers, 5, 150, 100, seed=0, skip_words={"hexapod"})
+    assert {"crowd", "counting", "grippers", "sarcasm"} <= benchmark_topic_words()  # benchmark topics' words

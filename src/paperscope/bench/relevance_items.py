@@ -1,6 +1,6 @@
 """The questions the relevance model is fitted on, with their labels (see `relevance_train`).
 
-Families: scifact, title, deep, tldr, small, dev, qgenA-P, off, and leave-gold-out copies (*-lgo); the
+Families: scifact, title (with one-word topics), deep, tldr, small, dev, qgenA-P, off, and leave-gold-out copies (*-lgo); the
 module docstring of `paperscope.bench.relevance_train` describes each. Deterministic for a seed.
 """
 
@@ -119,6 +119,47 @@ def title_topics(papers: list[dict[str, Any]], lo: int, hi: int, limit: int, see
     return kept[:limit]
 
 
+@functools.cache
+def benchmark_topic_words() -> frozenset[str]:
+    """Every word of the list-all benchmark's topic names and phrasings ("crowd", "counting",
+    "grippers"): one-word training topics never use them (a question on "crowd" would label the
+    benchmark's crowd-counting papers)."""
+    words: set[str] = set()
+    for topic in load_jsonl(DATA / "listall_topics.jsonl"):
+        for text in [topic["id"].replace("_", " "), *topic["phrasings"]]:
+            words.update(re.findall(r"[a-z]+", text.lower()))
+    return frozenset(words)
+
+
+def word_topics(papers: list[dict[str, Any]], lo: int, hi: int, limit: int, seed: int,
+                skip: Iterable[re.Pattern[str]] = (), skip_words: Iterable[str] = ()) -> list[str]:
+    """Single title words that name a topic ("coreference", "hexapod", "submodular"), in `lo`..`hi`
+    titles, shuffled: 5+ letters, not an adverb, a title-genre word, a stopword or a research verb,
+    and used in abstracts at most 6x as often as in titles (a topic is named in its titles; "whole"
+    or "little" is everywhere); none that a `skip` pattern matches or that is in `skip_words`. The title phrases of
+    `title_topics` are 2-3 words, and the model read one-word questions badly: papers titled
+    "... Coreference Resolution" scored 0.17-0.22 for "List everything about coreference." and
+    0.76-0.86 for "... coreference resolution." (20,000 papers)."""
+    from paperscope.relevance.question import QUESTION_GENRE, contentness
+    from paperscope.text.analyzer import STOPWORDS, _stemmer
+
+    in_title: Counter[str] = Counter()
+    in_abstract: Counter[str] = Counter()
+    for p in papers:
+        in_title.update(set(_norm(p.get("title", "")).split()))
+        in_abstract.update(set(normalised(p)["abstract"].split()))
+    stem = _stemmer().stemWord
+    skip = list(skip)
+    words = sorted(w for w, c in in_title.items()
+                   if lo <= c <= hi and w.isalpha() and len(w) >= 5 and not w.endswith("ly")
+                   and w not in _TITLE_STOP and w not in STOPWORDS and w not in QUESTION_GENRE
+                   and contentness(w, stem(w)) >= 1.0 and in_abstract[w] <= 6 * c
+                   and not any(pat.search(w) for pat in skip))
+    random.Random(seed).shuffle(words)
+    banned = set(skip_words)
+    return [w for w in words if w not in banned][:limit]
+
+
 def item(iid: str, family: str, lib: str, question: str, gold: Iterable[str] = (), unsure: Iterable[str] = (),
          **extra: Any) -> Item:
     return {"id": iid, "family": family, "lib": lib, "question": question, "gold": sorted(gold),
@@ -187,6 +228,15 @@ def build_items(conf: list[dict[str, Any]], shared: Path, seed: int = 0) -> tupl
     for pool, lib, tag in ((sf, "conf", "-off"), (tq, "scifact", "-off"), (tq, "seeds", "-offs")):
         items += [{**it, "id": it["id"] + tag, "family": "off", "lib": lib, "gold": [], "unsure": []}
                   for it in rng.sample(pool, 150)]
+    # One-word topics, as title questions and over the deep pool (after every other family, with
+    # their own random draws, so the questions above stay as they were).
+    wrng = random.Random(seed + 1)
+    wq, wdeep = [], []
+    for wi, t in enumerate(word_topics(conf, 5, 150, 150, seed, skip=held, skip_words=benchmark_topic_words())):
+        gold, unsure = topic_labels(conf, t)
+        wq.append(item(f"word-{wi}-{t}", "title", "conf", wrng.choice(SCAFFOLDS).format(t=t), gold, unsure))
+        wdeep.append({**wq[-1], "id": f"worddeep-{wi}-{t}", "family": "deep", "deep": True})
+    items += wq + wdeep + leave_gold_out(wq, 0.5, seed)
     return items, small_libs
 
 

@@ -12,7 +12,9 @@ Questions (items) and their labels, by family:
 - title: topic questions over 20,000 conference abstracts: frequent title phrases ("optical
   flow") asked with varied scaffolding ("Which papers look at ...", "Anything on ..."); gold =
   papers with the phrase in title/keywords or central to the abstract (twice, or in its first
-  two sentences); a single passing mention is left unlabelled.
+  two sentences); a single passing mention is left unlabelled. Also 150 one-word title topics
+  ("coreference", "hexapod"; `relevance_items.word_topics`): with 2-3-word phrases only, papers titled
+  "... Coreference Resolution" scored 0.17-0.22 for "List everything about coreference.".
 - deep: the first phrasing of each title question again, over `find_all`'s deep pool (each
   retriever's top 1,000): on-topic papers ranked far down, as list questions meet them; 400
   negatives a question sampled and weighted up. Held out together with `title`. Title phrases
