@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from paperscope.relevance.question import QUESTION_GENRE, contentness
+from paperscope.text.analyzer import STOPWORDS, _stemmer
 from paperscope.text.sentences import sentences
 from paperscope.text.zh import has_cjk
 
@@ -140,9 +142,6 @@ def word_topics(papers: list[dict[str, Any]], lo: int, hi: int, limit: int, seed
     `title_topics` are 2-3 words, and the model read one-word questions badly: papers titled
     "... Coreference Resolution" scored 0.17-0.22 for "List everything about coreference." and
     0.76-0.86 for "... coreference resolution." (20,000 papers)."""
-    from paperscope.relevance.question import QUESTION_GENRE, contentness
-    from paperscope.text.analyzer import STOPWORDS, _stemmer
-
     in_title: Counter[str] = Counter()
     in_abstract: Counter[str] = Counter()
     for p in papers:

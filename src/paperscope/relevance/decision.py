@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paperscope.records import Evidence
-from paperscope.relevance.features import base_concept, group_concepts
+from paperscope.relevance.features import base_concept, concepts_of
 from paperscope.relevance.question import Question
 from paperscope.text.analyzer import _stemmer
 
@@ -104,7 +104,7 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         for ev in evidence[:_EXPLAIN_DEPTH]:
             found |= covered(ev)
         q = scored.question
-        missing = [g for g, _ in q.groups if group_concepts(g).isdisjoint(found)]
+        missing = [g for g, _ in q.groups if concepts_of(g).isdisjoint(found)]
         # A phrase of the question ("flow matching") no candidate uses as a phrase is missing
         # as a whole, even when each word occurs somewhere on its own.
         for a, b in q.phrases:

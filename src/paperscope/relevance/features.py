@@ -97,7 +97,8 @@ def word_families() -> dict[str, str]:
     for members in buckets.values():
         if len(members) < 2:
             continue
-        sims = vecs[[index[m] for m in members]] @ vecs[[index[m] for m in members]].T
+        rows = vecs[[index[m] for m in members]]
+        sims = rows @ rows.T
         for i, a in enumerate(members):
             for j in range(i + 1, len(members)):
                 b = members[j]
@@ -136,11 +137,6 @@ def concepts_of(stem_list: Iterable[str]) -> set[str]:
     out.update(_name_concept(s) for s in stem_list if len(s) >= 7 and s.endswith(_EPONYM))
     out.update(families[s] for s in stem_list if s in families)
     return out
-
-
-def group_concepts(group: Iterable[str]) -> set[str]:
-    """The concepts that cover a question group (any of them does)."""
-    return concepts_of(group)
 
 
 class PaperText:
@@ -211,7 +207,7 @@ class Retrieval:
 
 def _covered(q: Question, found: set[str]) -> list[bool]:
     """Which groups an already-expanded concept set covers: the reference `Cover` is tested against."""
-    return [not group_concepts(g).isdisjoint(found) for g, _ in q.groups]
+    return [not concepts_of(g).isdisjoint(found) for g, _ in q.groups]
 
 
 class Cover:
@@ -220,8 +216,12 @@ class Cover:
     (expanding every sentence set of ~1,700 deep candidates was a third of find_all's time)."""
 
     def __init__(self, q: Question, acronyms: Acronyms) -> None:
-        self.groups = [[(c, acronyms.rule(c)) for c in sorted(group_concepts(g))] for g, _ in q.groups]
+        concepts = [concepts_of(g) for g, _ in q.groups]  # a group is covered by any of its concepts
+        self.groups = [[(c, acronyms.rule(c)) for c in sorted(cs)] for cs in concepts]
         self.weights = [w for _, w in q.groups]
+        # The main topic: the concepts of the groups weighing at least half the heaviest one.
+        heaviest = max(self.weights, default=0.0)
+        self.main: set[str] = set().union(*[cs for cs, w in zip(concepts, self.weights) if w >= 0.5 * heaviest])
 
     def hits(self, found: set[str]) -> list[bool]:
         return [any(Acronyms.covers(c, rule, found) for c, rule in g) for g in self.groups]
@@ -266,12 +266,7 @@ def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_
     weights = [w for _, w in q.groups]
     hits = cover.hits(text.all)
     missing = [w for w, hit in zip(weights, hits) if not hit]
-    if q.groups:
-        wmax = max(weights)
-        key = set().union(*[group_concepts(g) for g, w in q.groups if w >= 0.5 * wmax])
-        mention = sum(1 for ss in text.sent_sets if ss & key) / max(len(text.sent_sets), 1)
-    else:
-        mention = 0.0
+    mention = sum(1 for ss in text.sent_sets if ss & cover.main) / max(len(text.sent_sets), 1) if q.groups else 0.0
     title_hits = cover.hits(text.title)
     soft, soft_min = _soft(q, hits, text.th_all)
     soft_title, _ = _soft(q, title_hits, text.th_title)

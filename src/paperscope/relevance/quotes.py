@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from paperscope.relevance.features import concepts_of, group_concepts, stems
+from paperscope.relevance.features import concepts_of, stems
 from paperscope.relevance.lexicon import position_tendency
 from paperscope.relevance.model import QuoteRanker
 from paperscope.relevance.question import Question
@@ -49,10 +49,10 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     rank = np.empty(len(rows), np.int64)
     rank[order] = np.arange(len(rows))
     sets = [concepts_of(stems(s)) for s in sentences]
+    members = [concepts_of(g) for g, _ in q.groups]  # each group's concepts, once per question
     spec: dict[frozenset[str], float] = {}
-    for g, _ in q.groups:
-        members = group_concepts(g)
-        in_paper = sum(1 for ss in sets if ss & members)
+    for (g, _), concepts in zip(q.groups, members):
+        in_paper = sum(1 for ss in sets if ss & concepts)
         spec[g] = math.log((n + 1) / (in_paper + 0.5))
     z = sum(w * spec[g] for g, w in q.groups) or 1.0
     tend = position_tendency()
@@ -63,7 +63,7 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     out = []
     for j, i in enumerate(rows):
         sent, ss = sentences[i], sets[i]
-        hit = [bool(ss & group_concepts(g)) for g, _ in q.groups]
+        hit = [bool(ss & concepts) for concepts in members]
         cov = sum(w for (g, w), h in zip(q.groups, hit) if h)
         focus = sum(w * spec[g] for (g, w), h in zip(q.groups, hit) if h) / z
         number = 1.0 if set(_NUMBER.findall(sent)) - q_numbers else 0.0
