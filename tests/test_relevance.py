@@ -93,7 +93,7 @@ def test_quotes_ranked_in_one_batch_equal_ranking_each_paper_alone(seeded):
         q = seeded.relevance.analyze(question, snap, scaffolding=False)
         ranker = seeded.relevance.model.factoid_quotes if q.kind == "factoid" else seeded.relevance.model.quotes
         for ev, (sents, vecs) in zip(evidence, seeded.relevance.sentences.get([ev.paper for ev in evidence])):
-            assert ev.sentences == rank_sentences(ranker, q, scored.vectors.question, sents, vecs)
+            assert ev.sentences == rank_sentences(ranker, q, scored.vectors.question, sents, vecs, title=ev.paper.title)
 
 
 def test_a_long_lists_quote_comes_from_the_sentences_saying_most_of_the_question(seeded):
@@ -390,3 +390,59 @@ def test_word_families_snowball_leaves_apart_cover_each_other():
     families = word_families()
     for a, b in (("compress", "comprehens"), ("converg", "convex"), ("generat", "generalis"), ("graph", "graphic")):
         assert families.get(a, a[:7]) != families.get(b, b[:7]), (a, b)
+
+
+def test_quote_features_read_the_asked_part_not_the_papers_name():
+    """A factoid question names its paper (words of the title) and asks something about it: the
+    sentence features that pick the quote count the other words (`s_rest`, softly `s_soft_rest`),
+    and for "how many X" a number standing before X (`s_num_near`), not any number."""
+    import numpy as np
+
+    from paperscope.relevance.question import analyze
+    from paperscope.relevance.quotes import SENTENCE_FEATURES, sentence_features
+
+    def ask(question: str):
+        return analyze(question, lambda words: dict.fromkeys(words, 1.0), scaffolding=False)
+
+    sents = ["Sparse routing for mixture-of-experts inference balances the load of experts across devices.",
+             "We demonstrate sparse routing on Graphcore accelerators and measure its throughput.",
+             "We vary model parameters from 80M to 1B and train 63 models in total."]
+    title = "Sparse Routing for Mixture-of-Experts Inference"
+    col = {name: i for i, name in enumerate(SENTENCE_FEATURES)}
+    vecs = np.eye(len(sents), 4, dtype=np.float32)
+    qvec = np.ones(4, np.float32) / 2
+
+    q = ask("What hardware was sparse routing for mixture-of-experts inference demonstrated on?")
+    f = sentence_features(q, qvec, sents, vecs, title=title)
+    assert f[1, col["s_rest"]] > f[0, col["s_rest"]]  # "hardware"/"demonstrated", not the title's words
+    assert f[0, col["s_cov"]] > f[1, col["s_cov"]]  # while plain coverage favours the restated title
+    without_title = sentence_features(q, qvec, sents, vecs)
+    assert without_title[0, col["s_rest"]] > f[0, col["s_rest"]]
+
+    q = ask("How many models were trained for sparse routing?")
+    f = sentence_features(q, qvec, ["We vary model parameters from 80M to 1B.", "Training covers 63 models."], vecs[:2],
+                          title=title)
+    assert f[:, col["s_num_near"]].tolist() == [0.0, 1.0]
+
+
+def test_factoid_quote_answers_what_the_title_does_not_already_say(seeded, tmp_path):
+    """Asked about a paper by its title's words, the quote is the sentence with what is asked
+    (the hardware, the count), not the sentence restating the title."""
+    from paperscope.bench.corpus import write_jsonl
+
+    paper = {"id": "sparse-routing", "title": "Sparse Expert Routing for Fast Mixture-of-Experts Inference",
+             "authors": ["A. Author"], "venue": "ICML", "year": 2025, "abstract": (
+                 "Mixture-of-experts inference is slow when routing sends most tokens to a few experts. "
+                 "We propose sparse expert routing for fast mixture-of-experts inference, which balances tokens "
+                 "across experts with a learned capacity controller. "
+                 "Sparse expert routing cuts mixture-of-experts inference latency while keeping accuracy. "
+                 "We evaluate it on 14 language modelling benchmarks and train 36 models from 100M to 3B parameters. "
+                 "Demonstrated on Graphcore IPU systems, the method serves 2.1 times more requests per second.")}
+    seeded.ingest([write_jsonl([paper], tmp_path / "paper.jsonl")])
+    for question, answer in (
+            ("What hardware was sparse expert routing for fast mixture-of-experts inference demonstrated on?",
+             "Graphcore"),
+            ("How many models were trained for sparse expert routing in mixture-of-experts inference?", "36 models")):
+        ans = seeded.ask(question)
+        assert ans.citations and ans.citations[0].paper_id == "sparse-routing", ans.text
+        assert answer in ans.citations[0].quote, (question, ans.citations[0].quote)

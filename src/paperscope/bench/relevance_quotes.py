@@ -42,7 +42,7 @@ def quote_rows(libs: dict[str, Assistant], items: list[Item], shared: Path) -> l
         if not any(labels):
             return
         qvec = a.embedder.embed([focus_text])[0]
-        for lab, feats in zip(labels, sentence_features(q, qvec, sents, vecs)):
+        for lab, feats in zip(labels, sentence_features(q, qvec, sents, vecs, title=paper.title)):
             out.append({"x": feats.tolist(), "y": lab, "item": iid, "pid": pid, "source": source})
 
     for it in items:

@@ -181,7 +181,8 @@ class Relevance:
             rows = [sorted(sorted(range(len(t.sent_sets)), key=lambda i: -cover.share(t.sent_sets[i]))[:shortlist])
                     for t in texts]
             vectors = self.sentences.some(papers, rows)
-        feats = [sentence_features(q, qvec, sents, vecs, r) for sents, vecs, r in zip(sentences, vectors, rows)]
+        feats = [sentence_features(q, qvec, sents, vecs, r, p.title)
+                 for sents, vecs, r, p in zip(sentences, vectors, rows, papers)]
         # One call for all papers: the ranker scores each sentence on its own, and one numpy pass
         # per tree instead of one per tree and paper (1.5 s for 115 papers).
         scores = ranker.score(np.vstack(feats)) if feats else np.zeros(0)

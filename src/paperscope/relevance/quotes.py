@@ -6,8 +6,11 @@ question's *focus* (question words rare within this abstract: in "How much of th
 time do tensor-product layers take?" about FlashTP, "training time" is rare in the abstract and
 "tensor-product" is everywhere), its position, whether it carries a number or a name the
 question does not (and whether the question asks for a quantity), its length, and whether its
-words lean to the results part of abstracts (`lexicon.position_tendency`). For factoid questions
-the number/name/focus terms get their own weights. Research verbs count here ("What hardware was
+words lean to the results part of abstracts (`lexicon.position_tendency`), and how much of what
+the question asks *beyond the paper's title* it covers, exactly and by term association (a
+factoid names its paper with the title's words; the answer holds the other ones), and, for "how
+many X", whether a number stands before X. For factoid questions the number/name/focus terms get
+their own weights. Research verbs count here ("What hardware was
 it demonstrated on?": "demonstrated" finds the answer), unlike in relevance, where they are
 scaffolding (`question.analyze(..., scaffolding=False)`). A logistic ranker over these was fitted
 on SciFact rationale sentences (findings, not background) and on the sentences holding factoid
@@ -24,24 +27,47 @@ import numpy as np
 import numpy.typing as npt
 
 from paperscope.relevance.features import concepts_of, stems
-from paperscope.relevance.lexicon import position_tendency
+from paperscope.relevance.lexicon import position_tendency, thesaurus
 from paperscope.relevance.model import QuoteRanker
 from paperscope.relevance.question import Question
 
 SENTENCE_FEATURES = ("s_cos", "s_cos_gap", "s_cos_rank", "s_cov", "s_focus", "s_pos", "s_first", "s_last", "s_num",
-                     "s_len", "s_tend", "s_caps", "s_fact_num", "s_fact_focus", "s_fact_caps", "s_asks_num")
+                     "s_len", "s_tend", "s_caps", "s_fact_num", "s_fact_focus", "s_fact_caps", "s_asks_num",
+                     "s_rest", "s_fact_rest", "s_num_near", "s_soft_rest")
 # Questions whose answer is a quantity: the sentence holding it has a number the question lacks.
 _ASKS_NUMBER = re.compile(r"\b(how (many|much|large|big|long|fast|often|small|far)|by how much|what (percentage|fraction|"
                           r"proportion|share|ratio)|to what (extent|level)|多少|几)", re.I)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:[-][A-Za-z0-9]+)*\b")
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[.,%][0-9]+)*%?")
+_NEAR = 3  # tokens between a number and the question word it quantifies ("cut hallucination by 40%")
+_HOW_MANY = re.compile(r"\bhow many ((?:[A-Za-z][A-Za-z-]*\s+){0,1}[A-Za-z][A-Za-z-]*)", re.I)
+
+
+def _number_near(sent: str, q_numbers: set[str], concepts: set[str], counted: set[str]) -> float:
+    """1 when a number the question lacks stands by what is asked: for "how many X", a number
+    followed within two words by X ("How many models were trained?" -> "training 63 models", not
+    "model parameters from 80M to 1B"); for other quantities, within `_NEAR` tokens of a question
+    word. The sentence states a quantity *of* what is asked, not just any number."""
+    tokens = _TOKEN.findall(sent)
+    numbers = [i for i, t in enumerate(tokens) if t[0].isdigit() and t.rstrip("%") not in q_numbers]
+    if not numbers:
+        return 0.0
+    if counted:
+        return float(any(concepts_of(stems(" ".join(tokens[i + 1:i + 3]))) & counted for i in numbers))
+    words = [bool(concepts_of(stems(t)) & concepts) if not t[0].isdigit() else False for t in tokens]
+    return float(any(any(words[max(0, i - _NEAR):i + _NEAR + 1]) for i in numbers))
 
 
 def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Sequence[str],
-                      vectors: npt.NDArray[np.float32], rows: Sequence[int] | None = None) -> npt.NDArray[np.float64]:
+                      vectors: npt.NDArray[np.float32], rows: Sequence[int] | None = None,
+                      title: str = "") -> npt.NDArray[np.float64]:
     """(len(rows), len(SENTENCE_FEATURES)) for one paper: the features of the sentences `rows`
     (default all), whose vectors `vectors` holds in that order; positions and how specific each
-    question word is to a sentence are read over all of the paper's sentences."""
+    question word is to a sentence are read over all of the paper's sentences. `title` is the
+    paper's: question words it holds name the paper, the others (`s_rest`) ask about it ("What
+    hardware was attention-level speculation demonstrated on?" about "Attention-Level
+    Speculation": the answer covers "hardware"/"demonstrated", not "attention")."""
     n = len(sentences)
     rows = range(n) if rows is None else rows
     cos = vectors[:len(rows)] @ qvec if len(rows) else np.zeros(0, np.float32)
@@ -60,6 +86,15 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     q_words = {w.lower() for w in re.findall(r"[A-Za-z0-9-]+", q.text)}
     factoid = 1.0 if q.kind == "factoid" else 0.0
     asks_number = 1.0 if _ASKS_NUMBER.search(q.text) else 0.0
+    in_title = concepts_of(stems(title))
+    rest = [not (concepts & in_title) for concepts in members]
+    z_rest = sum(w * spec[g] for (g, w), r in zip(q.groups, rest) if r)
+    q_concepts = set().union(*members) if members else set()
+    index, assoc = thesaurus()
+    # Each question group's association vectors (groups outside the thesaurus: none).
+    group_vecs = [assoc[[index[x] for x in g if x in index]] for g, _ in q.groups]
+    how_many = _HOW_MANY.search(q.text)
+    counted = concepts_of(stems(how_many.group(1))) if how_many else set()
     out = []
     for j, i in enumerate(rows):
         sent, ss = sentences[i], sets[i]
@@ -70,11 +105,23 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
         names = [m.group(0) for m in _NAME.finditer(sent) if m.start() > 0 and m.group(0).lower() not in q_words]
         caps = math.log1p(len(names))
         lean = [tend.get(s, 0.0) for s in stems(sent)]
+        # No question word outside the title: the title names everything asked, read as coverage.
+        asked = (sum(w * spec[g] for (g, w), h, r in zip(q.groups, hit, rest) if h and r) / z_rest) if z_rest else focus
+        near = _number_near(sent, q_numbers, q_concepts, counted) if asks_number else 0.0
+        # The same, softly: a missing group counts its best association to a sentence word
+        # ("expensive" ~ "computationally intensive", "sampling" ~ "Monte Carlo").
+        soft = asked
+        if z_rest:
+            ids = [index[x] for x in stems(sent) if x in index]
+            sv = assoc[ids] if ids else None
+            soft = sum(w * spec[g] * (1.0 if h else (max(0.0, float((sv @ gv.T).max()))
+                                                     if sv is not None and len(gv) else 0.0))
+                       for (g, w), h, r, gv in zip(q.groups, hit, rest, group_vecs) if r) / z_rest
         out.append([
             float(cos[j]), float(cos[j] - cos.max()), float(min(rank[j], 5)), cov, focus, i / max(n - 1, 1),
             float(i == 0), float(i == n - 1), number, math.log1p(len(sent.split())),
             float(np.mean(lean)) if lean else 0.0, caps, factoid * number, factoid * focus, factoid * caps,
-            asks_number * number,
+            asks_number * number, asked, factoid * asked, near, soft,
         ])
     return np.array(out, dtype=np.float64).reshape(len(rows), len(SENTENCE_FEATURES))
 
@@ -92,12 +139,13 @@ def ranked(sentences: Sequence[str], scores: npt.NDArray[np.float64],
 
 
 def rank_sentences(ranker: QuoteRanker, q: Question, qvec: npt.NDArray[np.float32], sentences: Sequence[str],
-                   vectors: npt.NDArray[np.float32], rows: Sequence[int] | None = None) -> list[tuple[str, float]]:
+                   vectors: npt.NDArray[np.float32], rows: Sequence[int] | None = None,
+                   title: str = "") -> list[tuple[str, float]]:
     """The paper's sentences, best quote first, with their scores (see `ranked`)."""
     if not sentences:
         return []
     check(ranker)
-    return ranked(sentences, ranker.score(sentence_features(q, qvec, sentences, vectors, rows)), rows)
+    return ranked(sentences, ranker.score(sentence_features(q, qvec, sentences, vectors, rows, title)), rows)
 
 
 def check(ranker: QuoteRanker) -> None:
