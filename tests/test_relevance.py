@@ -190,6 +190,21 @@ def test_list_reaches_below_the_cite_threshold_only_when_ask_would_answer():
     assert ids(decide(answered, 0.55, 0.1, None, every=True, listing=0.8)) == ["p0"]
 
 
+def test_abstention_says_parts_are_in_different_papers_only_when_no_paper_has_them_all():
+    from paperscope.relevance.decision import decide
+
+    weak = _scored([0.5, 0.45])
+    whole = {"p0": {"event", "camera", "event camera"}, "p1": {"event"}}  # words, and the phrase as a pair
+    d = decide(weak, 0.55, 0.1, None, covered=lambda ev: whole[ev.paper.paper_id])
+    assert d.abstain and not d.uncovered and not d.partial
+    split = {"p0": {"event", "event camera"}, "p1": {"camera"}}
+    d = decide(weak, 0.55, 0.1, None, covered=lambda ev: split[ev.paper.paper_id])
+    assert d.abstain and not d.uncovered and d.partial
+    missing = {"p0": {"event"}, "p1": {"event"}}
+    d = decide(weak, 0.55, 0.1, None, covered=lambda ev: missing[ev.paper.paper_id])
+    assert d.abstain and d.uncovered and not d.partial
+
+
 def test_shipped_list_threshold_was_measured_on_held_out_list_questions():
     model = RelevanceModel.from_dict(json.loads(MODEL.read_text()))
     held = model.info["held_out"]["deep_as_listed"]

@@ -101,8 +101,9 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
     partial = False
     if covered is not None and scored.question.groups:
         found: set[str] = set()
-        for ev in evidence[:_EXPLAIN_DEPTH]:
-            found |= covered(ev)
+        each = [covered(ev) for ev in evidence[:_EXPLAIN_DEPTH]]
+        for words in each:
+            found |= words
         q = scored.question
         missing = [g for g, _ in q.groups if concepts_of(g).isdisjoint(found)]
         # A phrase of the question ("flow matching") no candidate uses as a phrase is missing
@@ -111,5 +112,8 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
             if f"{base_concept(a)} {base_concept(b)}" not in found:
                 missing += [g for g, _ in q.groups if (a in g or b in g) and len(g) == 1 and g not in missing]
         uncovered = phrases_of(q, missing)
-        partial = not missing
+        # "Its parts appear in different papers" only when no one paper has all of them: a paper
+        # can use every word of the question and still not address it (scored under `cite`).
+        whole = any(all(not concepts_of(g).isdisjoint(words) for g, _ in q.groups) for words in each)
+        partial = not missing and not whole
     return Decision([], rest, uncovered, partial)
