@@ -90,7 +90,9 @@ def fit_quotes(rows: list[dict[str, Any]], seed: int = 0) -> tuple[dict[str, Any
         idx = np.where(mask)[0]
         order = idx[np.argsort(gid[idx], kind="stable")]
         _, counts = np.unique(gid[order], return_counts=True)
-        m = lgb.LGBMRanker(objective="lambdarank", n_estimators=150, learning_rate=0.05, num_leaves=8,
+        # 300 trees of 16 leaves: held out, SciFact top-1 .699 (150 x 8) -> .759, factoid .855 -> .852
+        # (of 150/300/600 trees x 8/16 leaves, five tried).
+        m = lgb.LGBMRanker(objective="lambdarank", n_estimators=300, learning_rate=0.05, num_leaves=16,
                            min_child_samples=20, random_state=seed, deterministic=True, force_row_wise=True, n_jobs=2,
                            verbose=-1)
         m.fit(x[order], y[order], group=counts)
