@@ -411,8 +411,6 @@ def test_quote_features_read_the_asked_part_not_the_papers_name():
     """A factoid question names its paper (words of the title) and asks something about it: the
     sentence features that pick the quote count the other words (`s_rest`, softly `s_soft_rest`),
     and for "how many X" a number standing before X (`s_num_near`), not any number."""
-    import numpy as np
-
     from paperscope.relevance.question import analyze
     from paperscope.relevance.quotes import SENTENCE_FEATURES, sentence_features
 

@@ -105,7 +105,8 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         for words in each:
             found |= words
         q = scored.question
-        missing = [g for g, _ in q.groups if concepts_of(g).isdisjoint(found)]
+        group_sets = [concepts_of(g) for g, _ in q.groups]
+        missing = [g for (g, _), cs in zip(q.groups, group_sets) if cs.isdisjoint(found)]
         # A phrase of the question ("flow matching") no candidate uses as a phrase is missing
         # as a whole, even when each word occurs somewhere on its own.
         for a, b in q.phrases:
@@ -114,6 +115,6 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         uncovered = phrases_of(q, missing)
         # "Its parts appear in different papers" only when no one paper has all of them: a paper
         # can use every word of the question and still not address it (scored under `cite`).
-        whole = any(all(not concepts_of(g).isdisjoint(words) for g, _ in q.groups) for words in each)
+        whole = any(all(not cs.isdisjoint(words) for cs in group_sets) for words in each)
         partial = not missing and not whole
     return Decision([], rest, uncovered, partial)

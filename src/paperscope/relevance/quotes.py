@@ -74,7 +74,8 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     order = np.argsort(-cos)
     rank = np.empty(len(rows), np.int64)
     rank[order] = np.arange(len(rows))
-    sets = [concepts_of(stems(s)) for s in sentences]
+    sent_stems = [stems(s) for s in sentences]  # each sentence stemmed once: sets, lean and soft below
+    sets = [concepts_of(st) for st in sent_stems]
     members = [concepts_of(g) for g, _ in q.groups]  # each group's concepts, once per question
     spec: dict[frozenset[str], float] = {}
     for (g, _), concepts in zip(q.groups, members):
@@ -104,7 +105,7 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
         number = 1.0 if set(_NUMBER.findall(sent)) - q_numbers else 0.0
         names = [m.group(0) for m in _NAME.finditer(sent) if m.start() > 0 and m.group(0).lower() not in q_words]
         caps = math.log1p(len(names))
-        lean = [tend.get(s, 0.0) for s in stems(sent)]
+        lean = [tend.get(s, 0.0) for s in sent_stems[i]]
         # No question word outside the title: the title names everything asked, read as coverage.
         asked = (sum(w * spec[g] for (g, w), h, r in zip(q.groups, hit, rest) if h and r) / z_rest) if z_rest else focus
         near = _number_near(sent, q_numbers, q_concepts, counted) if asks_number else 0.0
@@ -112,7 +113,7 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
         # ("expensive" ~ "computationally intensive", "sampling" ~ "Monte Carlo").
         soft = asked
         if z_rest:
-            ids = [index[x] for x in stems(sent) if x in index]
+            ids = [index[x] for x in sent_stems[i] if x in index]
             sv = assoc[ids] if ids else None
             soft = sum(w * spec[g] * (1.0 if h else (max(0.0, float((sv @ gv.T).max()))
                                                      if sv is not None and len(gv) else 0.0))
