@@ -459,3 +459,92 @@ def test_factoid_quote_answers_what_the_title_does_not_already_say(seeded, tmp_p
         ans = seeded.ask(question)
         assert ans.citations and ans.citations[0].paper_id == "sparse-routing", ans.text
         assert answer in ans.citations[0].quote, (question, ans.citations[0].quote)
+
+
+def _hit(i: int, title: str, dense_rank: int | None):
+    from paperscope.records import Hit, Paper
+
+    pid = f"p{i}"
+    return Hit(paper_id=pid, title=title, score=0.0, dense_rank=dense_rank,
+               paper=Paper(paper_id=pid, title=title, abstract="An abstract."))
+
+
+def test_library_phrase_is_the_specific_title_name_the_nearest_papers_share():
+    """The library's name for a described topic: a 2-3 word title phrase that at least 3 of the
+    10 densest-ranked candidates share, that adds a word the question lacks, and, of those, the
+    one fewest candidate titles carry ("Point Cloud Registration", not the broader "Point
+    Cloud"). A phrase of fewer titles, or one that only repeats the question, is no name."""
+    from paperscope.relevance.library_terms import library_phrase
+
+    idf = lambda stems: {s: 1.0 for s in stems}  # noqa: E731
+    near = ["Robust Point Cloud Registration with Outliers", "Deep Point Cloud Registration",
+            "Point Cloud Registration by Learned Features", "Fast Point Cloud Registration for Robots",
+            "Point Cloud Segmentation for Driving", "Mixed Precision Training", "A Study of Dropout",
+            "Graph Attention Networks", "Point Cloud Upsampling", "Bayesian Optimization at Scale"]
+    far = [f"Point Cloud Completion {i}" for i in range(20)]  # the broad phrase, all around the topic
+    hits = [_hit(i, t, i + 1) for i, t in enumerate(near)] + [_hit(100 + i, t, None) for i, t in enumerate(far)]
+    q = analyze("List everything about registering point sets.", idf)
+    assert library_phrase(q, hits) == "Point Cloud Registration"
+    # The titles only repeat what is asked: nothing to add.
+    assert library_phrase(analyze("Which papers do point cloud registration?", idf), hits) is None
+    # Two titles are two papers, not a topic's name.
+    others = ["Mixed Precision Training", "A Study of Dropout", "Graph Attention Networks", "Bayesian Optimization at Scale",
+              "Neural Machine Translation", "Protein Folding Models", "Music Generation", "Speech Enhancement",
+              "Image Super Resolution", "Federated Averaging"]
+    two = [_hit(i, t, i + 1) for i, t in enumerate(near[:2] + others)]
+    assert library_phrase(q, two) is None
+    # Only the densest-ranked ten are read: the same titles further down name nothing.
+    late = [_hit(i, t, 50 + i) for i, t in enumerate(near[:4])] + [_hit(10 + i, t, i + 1) for i, t in enumerate(others)]
+    assert library_phrase(q, late) is None
+    # The question's own words are the nearest titles' commonest phrase: it already names the topic.
+    own = [_hit(i, t, i + 1) for i, t in enumerate(near[:4] + ["Registering Point Sets Quickly"] * 5 + others[:1])]
+    assert library_phrase(q, own) is None
+
+
+def test_find_all_also_asks_by_the_librarys_name_for_a_described_topic(tmp_path, monkeypatch):
+    """"List everything about crowd density estimation." over the crowd-counting papers of the
+    corpus among 60 others: the nearest papers' titles name the topic "Crowd Counting", find_all
+    also asks by that name, lists papers that never write "density", and says so in its heading.
+    A name whose papers are not among the question's own nearest is not trusted."""
+    from conftest import need
+    from paperscope import gather
+    from paperscope.bench.corpus import sample, write_jsonl
+    from paperscope.bench.listall import load_topics
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    topic, = [t for t in load_topics() if t["id"] == "crowd_counting"]
+    gold = set(topic["gold_85k"])
+    recs = sample(corpus, None)
+    papers = [r for r in recs if r["id"] in gold][:30] + [r for r in recs if r["id"] not in gold][:60]
+    a = Assistant.open(tmp_path / "data")
+    a.ingest([write_jsonl(papers, tmp_path / "papers.jsonl")])
+    # The name is sought in libraries of NAMED_MIN_LIBRARY papers and more; here the question's
+    # nearest 40 stand for a large library's nearest 100.
+    monkeypatch.setattr(gather, "NAMED_MIN_LIBRARY", 0)
+    monkeypatch.setattr(gather, "NAMED_NEAR", 40)
+    no_density = {r["id"] for r in papers if r["id"] in gold and "densit" not in (r["title"] + r["abstract"]).lower()}
+    assert len(no_density) >= 3  # the data this test is about
+    question = "List everything about crowd density estimation."
+
+    answer = a.find_all(question)
+    listed = {c.paper_id for c in answer.citations}
+    assert "also searched as \u201cCrowd Counting\u201d" in answer.text.splitlines()[0]
+    assert len(listed & no_density) >= 3
+    assert len(listed - gold) <= 2  # what the name adds is on the topic
+    # Without the name: those papers are not listed.
+    monkeypatch.setattr(gather, "library_phrase", lambda q, hits: None)
+    plain = {c.paper_id for c in a.find_all(question).citations}
+    assert not (listed & no_density) <= plain
+    # A name far in meaning from the question is not asked; one whose papers are not among the
+    # question's own nearest (here its 5 nearest) is not trusted; nor any in a small library.
+    monkeypatch.setattr(gather, "library_phrase", lambda q, hits: "Bipedal Walking")
+    for similar, near in ((gather.NAMED_SIMILAR, gather.NAMED_NEAR), (-1.0, 5)):
+        monkeypatch.setattr(gather, "NAMED_SIMILAR", similar)
+        monkeypatch.setattr(gather, "NAMED_NEAR", near)
+        far = a.find_all(question)
+        assert "also searched" not in far.text.splitlines()[0]
+        assert {c.paper_id for c in far.citations} == plain
+    monkeypatch.setattr(gather, "library_phrase", lambda q, hits: "Crowd Counting")
+    monkeypatch.setattr(gather, "NAMED_MIN_LIBRARY", len(papers) + 1)
+    assert {c.paper_id for c in a.find_all(question).citations} == plain

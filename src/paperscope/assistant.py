@@ -323,7 +323,7 @@ class Assistant:
             yield self._abstention(plan, timings)
             return
         assert scored is not None
-        heading = list_heading(plan.cited, chinese=has_cjk(plan.question))
+        heading = list_heading(plan.cited, chinese=has_cjk(plan.question), named=scored.named)
         yield TextPiece(heading)
         lines, quotes = [heading], {}
         for start in range(0, len(plan.cited), QUOTE_BATCH):

@@ -22,6 +22,7 @@ from paperscope.index.store import ChromaStore
 from paperscope.records import Hit
 from paperscope.relevance import Relevance, Scored
 from paperscope.relevance.features import QuestionVectors
+from paperscope.relevance.library_terms import library_phrase
 from paperscope.relevance.question import Question
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
@@ -35,6 +36,17 @@ GUARANTEED_PER_RETRIEVER = 10  # each retriever's top papers always reach the re
 # papers of 28 title-labelled topics (paperscope bench --list-all; README).
 FIND_ALL_DEPTH = 1000
 FIND_ALL_FIRST_DEPTH = 250  # read first; all FIND_ALL_DEPTH only for a large topic (see `scored_all`)
+# The library's name for a topic (`Gatherer._named`): it may add papers among the question's
+# NAMED_NEAR densest-ranked, once NAMED_AGREE of the papers the name lists are among them.
+NAMED_NEAR = 100
+NAMED_AGREE = 0.5
+# ... and when the name itself is close to the question (cosine of their vectors): near papers of
+# a misread question share a name too (a Chinese question on scene graphs glossed into saliency).
+NAMED_SIMILAR = 0.5
+# Only in a library where the nearest NAMED_NEAR papers are a small part (5% at most): in a
+# smaller one every paper is "near" and agreement means nothing (over the 38 seeds, "Mixture of
+# Experts" would list every MoE paper for a question on MoE latency).
+NAMED_MIN_LIBRARY = 20 * NAMED_NEAR
 
 
 @dataclass(frozen=True)
@@ -93,7 +105,8 @@ class Gatherer:
         alone). Each retriever is read `FIND_ALL_FIRST_DEPTH` deep, and `FIND_ALL_DEPTH` deep when
         a paper the list would name sits in the lower half of that (a large topic): at 20,000
         papers 758 of 766 listed papers came from a retriever's top 100 while the 1,000-deep pool
-        of ~1,700 papers cost most of the time."""
+        of ~1,700 papers cost most of the time. Last, the topic's name in the library's titles
+        (`library_terms`) may add papers (`_named`)."""
         spelled = snapshot.acronyms.spelled(question)
         depth = FIND_ALL_FIRST_DEPTH
         while True:
@@ -103,11 +116,41 @@ class Gatherer:
                       for c in found]
             merged = scored[0].merged(scored[1]) if len(scored) > 1 else scored[0]
             if depth >= FIND_ALL_DEPTH:
-                return merged
-            reach = min(self.relevance.thresholds()[0], self.relevance.list_threshold())
-            listed = {ev.paper.paper_id for ev in merged.evidence if ev.support >= reach}
+                break
+            listed = self._listed(merged)
             ranks = [min(r for r in (h.bm25_rank, h.dense_rank) if r is not None)
                      for c in found for h in c.hits if h.paper_id in listed and (h.bm25_rank or h.dense_rank)]
             if max(ranks, default=0) <= depth // 2:
-                return merged
+                break
             depth = FIND_ALL_DEPTH
+        return self._named(merged, found[0], snapshot, filters)
+
+    def _listed(self, scored: Scored) -> set[str]:
+        """The papers `find_all` would list (its decision, without the quotes)."""
+        reach = min(self.relevance.thresholds()[0], self.relevance.list_threshold())
+        return {ev.paper.paper_id for ev in scored.evidence if ev.support >= reach}
+
+    def _named(self, scored: Scored, asked: Candidates, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored:
+        """`scored` plus the papers the library's name for the topic finds among the question's
+        own `NAMED_NEAR` nearest papers. The name ("Crowd Counting" for "List everything about
+        crowd density estimation"), when close to the question (`NAMED_SIMILAR`), is asked as its
+        own question, and trusted only when at least `NAMED_AGREE` of the papers it lists are
+        among those nearest: a name that lists papers far from the question names another topic
+        ("urban environments" for a question on mapping among moving people, "Large Language
+        Models" for one on memory footprint)."""
+        if len(snapshot) < NAMED_MIN_LIBRARY:
+            return scored
+        phrase = library_phrase(asked.question, asked.hits)
+        if phrase is None or float(self.embedder.embed([phrase])[0] @ asked.vectors.question) < NAMED_SIMILAR:
+            return scored
+        c = self.candidates(f"Which papers are about {phrase}?", snapshot, filters, deep=True, depth=NAMED_NEAR)
+        named = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
+        cite = self.relevance.thresholds()[0]
+        listed = self._listed(named) if any(ev.support >= cite for ev in named.evidence) else set()
+        near = {h.paper_id for h in asked.hits if h.dense_rank is not None and h.dense_rank <= NAMED_NEAR}
+        if not listed or len(listed & near) < NAMED_AGREE * len(listed):
+            return scored
+        kept = [ev for ev in named.evidence if ev.paper.paper_id in near]
+        out = scored.merged(Scored(scored.question, scored.vectors, kept))
+        out.named = phrase
+        return out

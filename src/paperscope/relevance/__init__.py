@@ -63,6 +63,7 @@ class Scored:
     question: Question
     vectors: QuestionVectors
     evidence: list[Evidence]  # most likely first; `support` is the probability
+    named: str | None = None  # the library's name for the topic, when it added papers (find_all)
 
     def merged(self, other: Scored) -> Scored:
         """This question's candidates together with another wording's (the same question with its

@@ -1,0 +1,80 @@
+"""The library's own name for a topic a question describes in other words.
+
+A list question often names its topic differently from the papers: "crowd density estimation"
+for papers titled "... Crowd Counting", "posterior sampling for bandits" for "Thompson
+Sampling", "surgical manipulators built from nested, precurved elastic tubes" for "concentric
+tube robots". The relevance model reads coverage of the question's words, so it rejects those
+papers, though the dense retriever ranks them first. Their titles share the name: a title
+phrase of 2-3 words that at least `MIN_TITLES` of the `NEAREST` densest-ranked candidates carry,
+that adds a word the question lacks, and, among those, the one fewest candidate titles carry
+(the most specific: "Point Cloud Registration", not "Point Cloud"); none when a phrase of the
+question's own words is commoner there (the question already names the topic).
+
+Scope: titles only (authors name topics there), English phrases (a Chinese question is read
+through its English gloss). `find_all` asks the phrase as a second question and decides whether
+to trust it (`gather.Gatherer.scored_all`); nothing here judges relevance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from paperscope.records import Hit
+from paperscope.relevance.features import concepts_of, stems
+from paperscope.relevance.question import Question
+
+NEAREST = 10  # the dense retriever's top papers whose titles are read
+MIN_TITLES = 3  # of them, how many must carry the phrase: one or two titles name a paper, not a topic
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
+# A phrase neither starts nor ends with one of these ("Learning for", "of Robots").
+_EDGE = frozenset("a an the of for and or in on with to via by from using based towards toward into at as its "
+                  "their is are we our how what when why new".split())
+
+
+def title_phrases(title: str) -> dict[tuple[str, ...], str]:
+    """Stemmed 2- and 3-word phrases of a title -> their words as written."""
+    words = _WORD.findall(title)
+    out: dict[tuple[str, ...], str] = {}
+    for n in (2, 3):
+        for i in range(len(words) - n + 1):
+            span = words[i:i + n]
+            if span[0].lower() in _EDGE or span[-1].lower() in _EDGE:
+                continue
+            key = tuple(stems(" ".join(span)))
+            if len(key) == n:  # every word a stemmable word (no stray symbols)
+                out.setdefault(key, " ".join(span))
+    return out
+
+
+def library_phrase(q: Question, hits: Sequence[Hit]) -> str | None:
+    """The title phrase naming `q`'s topic in this library, or None (see the module doc).
+    `hits`: the question's candidates, with their papers and dense ranks."""
+    nearest = sorted((h for h in hits if h.dense_rank and h.paper is not None), key=lambda h: h.dense_rank or 0)
+    count: Counter[tuple[str, ...]] = Counter()
+    written: dict[tuple[str, ...], str] = {}
+    for h in nearest[:NEAREST]:
+        assert h.paper is not None
+        for key, text in title_phrases(h.paper.title).items():
+            count[key] += 1
+            written.setdefault(key, text)
+    asked = set().union(*(concepts_of(g) for g, _ in q.groups)) if q.groups else set()
+    shared = [k for k, n in count.items() if n >= MIN_TITLES]
+    options = [k for k in shared if concepts_of(list(k)) - asked]
+    if not options:
+        return None
+    # How many of all candidates carry each option: the broad phrase ("Point Cloud") is in many
+    # titles around the topic, the topic's own name ("Point Cloud Registration") in fewer.
+    carried: Counter[tuple[str, ...]] = Counter()
+    wanted = set(options)
+    for h in hits:
+        if h.paper is not None:
+            carried.update(wanted & title_phrases(h.paper.title).keys())
+    best = min(options, key=lambda k: (carried[k], -len(k), -count[k], written[k]))
+    # The nearest titles' commonest phrase is the question's own words: the question already
+    # names the topic as the library does (a glossed Chinese question on "scene graph" otherwise
+    # took "Saliency Detection" from the titles its stray gloss "saliency" brought near).
+    if max((count[k] for k in shared if k not in options), default=0) > count[best]:
+        return None
+    return written[best]
