@@ -233,24 +233,32 @@ def test_question_side_acronym_coverage_equals_expanding_each_paper(seeded):
     assert checked > 200
 
 
+def _topic_library(tmp_path, topic_id: str, gold_papers: int | None = None, others: int = 60):
+    """A library of a list-all topic's papers in the shared corpus (the first `gold_papers`) among
+    `others` off-topic ones: (Assistant, the topic's gold ids, the records). Skips without ../shared."""
+    from conftest import need
+    from paperscope.bench.corpus import sample, write_jsonl
+    from paperscope.bench.listall import load_topics
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    topic, = [t for t in load_topics() if t["id"] == topic_id]
+    gold = set(topic["gold_85k"])
+    recs = sample(corpus, None)
+    papers = [r for r in recs if r["id"] in gold][:gold_papers] + [r for r in recs if r["id"] not in gold][:others]
+    a = Assistant.open(tmp_path / "data")
+    a.ingest([write_jsonl(papers, tmp_path / "papers.jsonl")])
+    return a, gold, papers
+
+
 def test_find_all_asks_an_acronym_question_also_spelled_out(tmp_path, monkeypatch):
     """"Is there work on SVGD?" lists the papers that write only "Stein variational gradient
     descent": find_all also asks the question with the library's acronyms spelled out and keeps
     each paper's better probability (asked with the acronym alone, BM25 and the sentence-mention
     features see "SVGD" only, and those papers fell below the list threshold)."""
-    from conftest import need
-    from paperscope.bench.corpus import sample, write_jsonl
-    from paperscope.bench.listall import load_topics
     from paperscope.text.acronyms import Acronyms
 
-    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
-    need(corpus.exists(), f"shared corpus missing at {corpus}")
-    topic, = [t for t in load_topics() if t["id"] == "stein_variational_gradient_descent"]
-    gold = set(topic["gold_85k"])
-    recs = sample(corpus, None)
-    papers = [r for r in recs if r["id"] in gold] + [r for r in recs if r["id"] not in gold][:60]
-    a = Assistant.open(tmp_path / "data")
-    a.ingest([write_jsonl(papers, tmp_path / "papers.jsonl")])
+    a, gold, papers = _topic_library(tmp_path, "stein_variational_gradient_descent")
     only_expansion = {r["id"] for r in papers if r["id"] in gold
                       and "svgd" not in (r["title"] + " " + r["abstract"]).lower()}
     assert len(only_expansion) >= 3  # the data this test is about
@@ -355,19 +363,9 @@ def test_find_all_lists_pac_bayesian_papers_for_a_pac_bayes_question(tmp_path, m
     """Over the PAC-Bayes papers of the corpus among 60 others, "Which papers prove PAC-Bayes
     bounds?" lists papers that write only "PAC-Bayesian"; read as before (no name concept
     for "Bayesian"), fewer of them are listed (at 20,000 papers 2 of 8 were)."""
-    from conftest import need
-    from paperscope.bench.corpus import sample, write_jsonl
-    from paperscope.bench.listall import load_topics
     from paperscope.relevance import features
 
-    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
-    need(corpus.exists(), f"shared corpus missing at {corpus}")
-    topic, = [t for t in load_topics() if t["id"] == "pac_bayes"]
-    gold = set(topic["gold_85k"])
-    recs = sample(corpus, None)
-    papers = [r for r in recs if r["id"] in gold][:30] + [r for r in recs if r["id"] not in gold][:60]
-    a = Assistant.open(tmp_path / "data")
-    a.ingest([write_jsonl(papers, tmp_path / "papers.jsonl")])
+    a, gold, papers = _topic_library(tmp_path, "pac_bayes", 30)
     adjective_only = {r["id"] for r in papers if r["id"] in gold
                       and "pac-bayes " not in (r["title"] + " " + r["abstract"]).lower().replace("pac-bayes-", "pac-bayes ")
                       and "pac-bayesian" in (r["title"] + " " + r["abstract"]).lower()}
@@ -474,9 +472,13 @@ def test_library_phrase_is_the_specific_title_name_the_nearest_papers_share():
     10 densest-ranked candidates share, that adds a word the question lacks, and, of those, the
     one fewest candidate titles carry ("Point Cloud Registration", not the broader "Point
     Cloud"). A phrase of fewer titles, or one that only repeats the question, is no name."""
-    from paperscope.relevance.library_terms import library_phrase
+    from paperscope.relevance.library_terms import library_phrase, title_phrases
 
     idf = lambda stems: {s: 1.0 for s in stems}  # noqa: E731
+    # Hyphenated names are phrases, written as in the title; no phrase crosses a colon.
+    phrases = title_phrases("Peg-in-Hole Insertion: Sparse Mixture-of-Experts")
+    assert phrases[("peg", "in", "hole")] == "Peg-in-Hole" and phrases[("mixtur", "of", "expert")] == "Mixture-of-Experts"
+    assert ("insert", "spars") not in phrases
     near = ["Robust Point Cloud Registration with Outliers", "Deep Point Cloud Registration",
             "Point Cloud Registration by Learned Features", "Fast Point Cloud Registration for Robots",
             "Point Cloud Segmentation for Driving", "Mixed Precision Training", "A Study of Dropout",
@@ -506,19 +508,9 @@ def test_find_all_also_asks_by_the_librarys_name_for_a_described_topic(tmp_path,
     corpus among 60 others: the nearest papers' titles name the topic "Crowd Counting", find_all
     also asks by that name, lists papers that never write "density", and says so in its heading.
     A name whose papers are not among the question's own nearest is not trusted."""
-    from conftest import need
     from paperscope import gather
-    from paperscope.bench.corpus import sample, write_jsonl
-    from paperscope.bench.listall import load_topics
 
-    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
-    need(corpus.exists(), f"shared corpus missing at {corpus}")
-    topic, = [t for t in load_topics() if t["id"] == "crowd_counting"]
-    gold = set(topic["gold_85k"])
-    recs = sample(corpus, None)
-    papers = [r for r in recs if r["id"] in gold][:30] + [r for r in recs if r["id"] not in gold][:60]
-    a = Assistant.open(tmp_path / "data")
-    a.ingest([write_jsonl(papers, tmp_path / "papers.jsonl")])
+    a, gold, papers = _topic_library(tmp_path, "crowd_counting", 30)
     # The name is sought in libraries of NAMED_MIN_LIBRARY papers and more; here the question's
     # nearest 40 stand for a large library's nearest 100.
     monkeypatch.setattr(gather, "NAMED_MIN_LIBRARY", 0)

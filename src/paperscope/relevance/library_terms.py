@@ -27,24 +27,30 @@ from paperscope.relevance.question import Question
 
 NEAREST = 10  # the dense retriever's top papers whose titles are read
 MIN_TITLES = 3  # of them, how many must carry the phrase: one or two titles name a paper, not a topic
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+# Phrases stay within a stretch of words joined by spaces and hyphens ("Peg-in-Hole Insertion"),
+# never across ":", ",", "(" and the like ("Learning: Crowd" is no phrase).
+_STRETCH = re.compile(r"[A-Za-z0-9]+(?:[\s-]+[A-Za-z0-9]+)*")
 # A phrase neither starts nor ends with one of these ("Learning for", "of Robots").
 _EDGE = frozenset("a an the of for and or in on with to via by from using based towards toward into at as its "
                   "their is are we our how what when why new".split())
 
 
 def title_phrases(title: str) -> dict[tuple[str, ...], str]:
-    """Stemmed 2- and 3-word phrases of a title -> their words as written."""
-    words = _WORD.findall(title)
+    """Stemmed 2- and 3-word phrases of a title -> their words as written (hyphens kept:
+    "Mixture-of-Experts" is the phrase mixtur~of~expert, written as in the title)."""
     out: dict[tuple[str, ...], str] = {}
-    for n in (2, 3):
-        for i in range(len(words) - n + 1):
-            span = words[i:i + n]
-            if span[0].lower() in _EDGE or span[-1].lower() in _EDGE:
-                continue
-            key = tuple(stems(" ".join(span)))
-            if len(key) == n:  # every word a stemmable word (no stray symbols)
-                out.setdefault(key, " ".join(span))
+    for stretch in _STRETCH.finditer(title):
+        words = list(_WORD.finditer(stretch.group(0)))
+        text = stretch.group(0)
+        for n in (2, 3):
+            for i in range(len(words) - n + 1):
+                span = words[i:i + n]
+                if span[0].group(0).lower() in _EDGE or span[-1].group(0).lower() in _EDGE:
+                    continue
+                key = tuple(stems(" ".join(w.group(0) for w in span)))
+                if len(key) == n:
+                    out.setdefault(key, text[span[0].start():span[-1].end()])
     return out
 
 
