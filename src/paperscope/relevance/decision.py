@@ -100,10 +100,8 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
     uncovered: list[str] = []
     partial = False
     if covered is not None and scored.question.groups:
-        found: set[str] = set()
         each = [covered(ev) for ev in evidence[:_EXPLAIN_DEPTH]]
-        for words in each:
-            found |= words
+        found: set[str] = set().union(*each)
         q = scored.question
         group_sets = [concepts_of(g) for g, _ in q.groups]
         missing = [g for (g, _), cs in zip(q.groups, group_sets) if cs.isdisjoint(found)]

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from paperscope.records import Hit
 from paperscope.relevance.features import concepts_of, stems
 from paperscope.relevance.question import Question
+from paperscope.text.analyzer import _ASCII_WORD
 
 NEAREST = 10  # the dense retriever's top papers whose titles are read
 MIN_TITLES = 3  # of them, how many must carry the phrase: one or two titles name a paper, not a topic
-_WORD = re.compile(r"[A-Za-z0-9]+")
 # Phrases stay within a stretch of words joined by spaces and hyphens ("Peg-in-Hole Insertion"),
 # never across ":", ",", "(" and the like ("Learning: Crowd" is no phrase).
 _STRETCH = re.compile(r"[A-Za-z0-9]+(?:[\s-]+[A-Za-z0-9]+)*")
@@ -41,16 +41,15 @@ def title_phrases(title: str) -> dict[tuple[str, ...], str]:
     "Mixture-of-Experts" is the phrase mixtur~of~expert, written as in the title)."""
     out: dict[tuple[str, ...], str] = {}
     for stretch in _STRETCH.finditer(title):
-        words = list(_WORD.finditer(stretch.group(0)))
         text = stretch.group(0)
+        words = list(_ASCII_WORD.finditer(text))
+        stemmed = stems(text)  # one stem per word: `stems` tokenizes with the same `_ASCII_WORD`
         for n in (2, 3):
             for i in range(len(words) - n + 1):
                 span = words[i:i + n]
                 if span[0].group(0).lower() in _EDGE or span[-1].group(0).lower() in _EDGE:
                     continue
-                key = tuple(stems(" ".join(w.group(0) for w in span)))
-                if len(key) == n:
-                    out.setdefault(key, text[span[0].start():span[-1].end()])
+                out.setdefault(tuple(stemmed[i:i + n]), text[span[0].start():span[-1].end()])
     return out
 
 
