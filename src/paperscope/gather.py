@@ -21,6 +21,7 @@ from paperscope.index.embed import Embedder
 from paperscope.index.store import ChromaStore
 from paperscope.records import Hit
 from paperscope.relevance import Relevance, Scored
+from paperscope.relevance.contribution import GATHER, asked
 from paperscope.relevance.features import QuestionVectors
 from paperscope.relevance.library_terms import library_phrase
 from paperscope.relevance.question import Question
@@ -47,6 +48,9 @@ NAMED_SIMILAR = 0.5
 # smaller one every paper is "near" and agreement means nothing (over the 38 seeds, "Mixture of
 # Experts" would list every MoE paper for a question on MoE latency).
 NAMED_MIN_LIBRARY = 20 * NAMED_NEAR
+# A question asking for a contribution kind ("Which papers are mainly theoretical?") judges this
+# many papers that use the kind's words most (BM25), besides its own candidates.
+CONTRIBUTION_DEPTH = 300
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,20 @@ class Gatherer:
                depth: int | None = None) -> Scored:
         """`candidates`, each with the relevance model's probability, most likely first."""
         c = self.candidates(question, snapshot, filters, k, restrict, exclude, deep, depth)
+        kind = asked(c.question)
+        if kind is not None:
+            return self._by_contribution(kind, c, snapshot, filters, restrict, exclude, CONTRIBUTION_DEPTH)
         return self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
+
+    def _by_contribution(self, kind: str, c: Candidates, snapshot: Bm25Snapshot, filters: FilterArg,
+                         restrict: set[str] | None, exclude: set[str] | None, depth: int) -> Scored:
+        """A question that asks for a contribution kind (`relevance.contribution`): the papers
+        whose own words make that kind likely (BM25 for its vocabulary, `depth` deep, plus the
+        question's candidates), each judged on it."""
+        hits = self.retriever.search(GATHER[kind], k=depth, filters=filters, restrict=restrict, snapshot=snapshot,
+                                     exclude=exclude, depth=depth, vector=c.vectors.question)
+        papers = {h.paper_id: h.paper for h in [*c.hits, *hits] if h.paper is not None}
+        return self.relevance.by_contribution(kind, c.question, c.vectors, list(papers.values()))
 
     def scored_all(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None) -> Scored:
         """find_all's candidates, scored. An acronym question is also asked with its acronyms
@@ -109,8 +126,13 @@ class Gatherer:
         (`library_terms`) may add papers (`_named`)."""
         spelled = snapshot.acronyms.spelled(question)
         depth = FIND_ALL_FIRST_DEPTH
+        first = self.candidates(question, snapshot, filters, deep=True, depth=depth)
+        kind = asked(first.question)
+        if kind is not None:
+            return self._by_contribution(kind, first, snapshot, filters, None, None, FIND_ALL_DEPTH)
         while True:
-            found = [self.candidates(q, snapshot, filters, deep=True, depth=depth)
+            found = [first if q == question and depth == FIND_ALL_FIRST_DEPTH
+                     else self.candidates(q, snapshot, filters, deep=True, depth=depth)
                      for q in (question, spelled) if q is not None]
             scored = [self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
                       for c in found]

@@ -14,14 +14,15 @@ The Assistant talks to this package through `Relevance` only:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from paperscope.index.embed import Embedder
-from paperscope.records import Evidence, Hit
+from paperscope.records import Evidence, Hit, Paper
+from paperscope.relevance.contribution import judge, support
 from paperscope.relevance.decision import Decision, decide
 from paperscope.relevance.features import (
     Cover,
@@ -64,6 +65,7 @@ class Scored:
     vectors: QuestionVectors
     evidence: list[Evidence]  # most likely first; `support` is the probability
     named: str | None = None  # the library's name for the topic, when it added papers (find_all)
+    contribution: str | None = None  # the contribution kind asked for (`contribution.asked`); quotes chosen
 
     def merged(self, other: Scored) -> Scored:
         """This question's candidates together with another wording's (the same question with its
@@ -77,7 +79,7 @@ class Scored:
         evidence = sorted(best.values(), key=lambda ev: -ev.support)
         for marker, ev in enumerate(evidence, 1):
             ev.marker = marker
-        return Scored(self.question, self.vectors, evidence)
+        return Scored(self.question, self.vectors, evidence, contribution=self.contribution)
 
 
 class Relevance:
@@ -163,8 +165,8 @@ class Relevance:
         `shortlist` (a long list): rank only each paper's that many sentences that cover most of
         the question's words (the others follow unranked); embedding every sentence of 150
         listed papers took most of a `find_all` (4 of 9.5 s at 85,864 papers)."""
-        if not evidence:
-            return
+        if not evidence or (scored.contribution is not None and focus is None):
+            return  # a contribution kind's papers carry the sentence that shows it (`by_contribution`)
         q = self.analyze(focus or scored.question.text, corpus, scaffolding=False)
         qvec = focus_vector if focus_vector is not None else scored.vectors.question
         ranker = self.model.factoid_quotes if q.kind == "factoid" else self.model.quotes
@@ -191,6 +193,25 @@ class Relevance:
         for ev, sents, r, f in zip(evidence, sentences, rows, feats):
             ev.sentences = ranked(sents, scores[start:start + len(f)], r) if sents else []
             start += len(f)
+
+    def by_contribution(self, kind: str, q: Question, qv: QuestionVectors, papers: Sequence[Paper]) -> Scored:
+        """The papers judged on the contribution `kind` the question asks for (`contribution`),
+        most likely first, each quoting the sentence that shows it."""
+        cite = self.thresholds()[0]
+        evidence = []
+        for paper in papers:
+            sentences = self.texts.get(paper).sentences
+            j = judge(kind, paper.title, sentences)
+            order = ([j.sentence] if j.sentence is not None else []) + [
+                i for i in range(len(sentences)) if i != j.sentence]
+            quoted = [(sentences[i], 1.0 if i == j.sentence else 0.0) for i in order]
+            evidence.append(Evidence(0, paper, round(support(j, kind, cite), 4), quoted))
+        evidence.sort(key=lambda ev: -ev.support)
+        for marker, ev in enumerate(evidence, 1):
+            ev.marker = marker
+        # It asks which papers make the contribution, however it is worded ("Which of these papers
+        # are primarily theoretical?" reads as a factoid question, which cites one paper).
+        return Scored(replace(q, kind="list"), qv, evidence, contribution=kind)
 
     def decide(self, scored: Scored, corpus: CorpusStats, limit: int | None, follow_up: bool = False,
                every: bool = False) -> Decision:

@@ -1,0 +1,240 @@
+"""Questions that ask for a kind of contribution rather than a topic, and which papers make it.
+
+"Which papers are mainly theoretical, with proofs as the main contribution?", "Which papers
+propose a new dataset or benchmark?", "Which papers say they release their code?" name no
+topic: their words ("theoretical", "benchmark", "code") occur in passing in most abstracts, so
+topical relevance (coverage, cosine) cannot tell the papers that make the contribution from
+those that only mention it. Over the sixteen hand-labelled libraries such questions cited 29 of
+their 158 gold papers.
+
+- `asked(question)`: the kind a question asks for, only when nothing else is asked (no topic
+  word beyond the kind's own vocabulary); "Which papers give theoretical guarantees for
+  federated learning?" stays a topical question.
+- `judge(kind, sentences)`: how sure a paper makes that contribution, and the sentence that
+  says so (the quote):
+  - theory: a logistic model over how often an abstract uses 80 style words ("prove", "regret",
+    "bound" against "experiments", "state-of-the-art", "simulation"), fitted on COLT/ALT
+    abstracts against applied venues' (`paperscope.bench.contribution_train`; no question
+    label is used); the quote is the sentence with the most theory words;
+  - dataset: a sentence where a contribution verb ("we introduce", "release", "collect") takes a
+    resource noun ("dataset", "benchmark", "corpus") as its object, not as the place something
+    is evaluated ("... outperforms baselines on three benchmarks");
+  - code: a sentence saying code, models or data are (or will be) released or available.
+Leaves out: "empirical study" and "survey" kinds, and kinds combined with a topic.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from paperscope.relevance.question import Question
+from paperscope.text.analyzer import _stemmer
+
+KINDS = ("theory", "dataset", "code")
+MODEL_FILE = Path(__file__).resolve().parent / "data" / "contribution.json"
+
+# Words of each kind's request, stemmed: a question made only of these (and the question genre)
+# asks for the kind alone.
+_KIND_WORDS = {
+    "theory": """theory theoretical theoretically theorem theorems proof proofs prove proving provable
+        bound bounds guarantee guarantees formal formally analysis analyses rigorous mathematical
+        contribution contributions core central purely mostly chiefly primarily mainly largely
+        rather empirical experimental experiments system systems result results""",
+    "dataset": """dataset datasets data set sets benchmark benchmarks corpus corpora database databases
+        testbed testbeds resource resources environment environments suite suites new novel
+        propose proposes proposed release releases released contribute contributes introduce
+        introduces present presents create creates build builds construct constructs collect
+        collects curate curates put out publish publishes annotated evaluation evaluating
+        evaluate framework frameworks model models contribution""",
+    "code": """code codes source implementation implementations software release releases released
+        open opensource publicly public available share shares publish publishes model models
+        trained weights checkpoints data say says provide provides make makes""",
+}
+_KIND_STEMS = {k: frozenset(_stemmer().stemWords(v.split())) for k, v in _KIND_WORDS.items()}
+
+# What makes a question ask for the kind (beyond using only its words).
+_ASKS = {
+    "theory": re.compile(r"\b(theoretical|theory|theorems?|proofs?|provabl[ey])\b", re.I),
+    "dataset": re.compile(r"\b(datasets?|data sets?|benchmarks?|corpus|corpora|databases?|testbeds?)\b", re.I),
+    "code": re.compile(r"\b(code|source code|implementations?)\b", re.I),
+}
+_THEORY_EMPHASIS = re.compile(r"\b(mainly|primarily|purely|mostly|chiefly|largely|main|core|central)\b"
+                              r"|\brather than\b|\b(are|is) theoretical\b|\btheor(y|etical) (papers?|works?)\b", re.I)
+_NEW = re.compile(r"\b(new|novel|propose|proposes|release|releases|contribute|contributes|introduce|introduces|"
+                  r"present|presents|create|creates|build|builds|construct|constructs|collect|collects|curate|"
+                  r"put out|publish|publishes)\b", re.I)
+_RELEASE = re.compile(r"\b(release|releases|released|open[- ]?source|publicly|available|share|shares|publish)", re.I)
+
+# Paper side. A resource noun stands alone ("corpus-aware features", "Cross-Dataset" are not one).
+_RESOURCE = (r"(?<![-\w])(?:datasets?|data\s?sets?|benchmarks?|corpus|corpora|databases?|testbeds?|test suites?|"
+             r"treebanks?|leaderboards?)(?![-\w])")
+# "established"/"annotated" are adjectives far more often than contributions ("established benchmarks").
+_CONTRIBUTE = (r"(?:introduc\w*|present\w*|propos\w*|releas\w*|construct\w*|collect\w*|creat\w*|build\w*|built|"
+               r"curat\w*|contribut\w*|develop\w*|design\w*|provid\w*|publish\w*|compil\w*|assembl\w*)")
+# The verb takes the resource as its object: at most eight words between, none of them a
+# preposition that makes the resource the setting of an evaluation ("results on benchmarks").
+_DATASET_SENTENCE = re.compile(
+    rf"\b{_CONTRIBUTE}\b(?P<between>(?:\s+[\w\-,'’:()]+){{0,8}}?)\s+(?:new\s+|novel\s+)?{_RESOURCE}", re.I)
+_EVALUATED_ON = re.compile(r"\b(on|across|over|using|with|from|in|against|than|of|to|for|under|at|by)\b", re.I)
+# "a new ... benchmark" with at most two modifiers between, not a clause ("a novel method that
+# evaluates dataset contamination").
+_NEW_RESOURCE = re.compile(rf"\b(?:a|an|the first|our)\s+(?:[\w-]+\s+){{0,3}}?(?:new|novel|large-scale|first)\s+"
+                           rf"(?:(?!(?:that|which|to|for|of|and|on|by)\b)[\w-]+\s+){{0,2}}?{_RESOURCE}", re.I)
+# The paper's own contribution ("we introduce", "this paper presents", "X is a new benchmark"),
+# not a need ("... requires collecting an entirely new training dataset").
+_CLAIM = re.compile(r"\b(we|our|this paper|this work|here)\b|^\s*[\w-]+\s+(is|are)\s", re.I)
+_CODE_SENTENCE = re.compile(
+    r"(?:\b(?:code|codes|implementation|software|source|models?|weights|checkpoints|data|datasets?|benchmarks?|"
+    r"toolkit|library|package)\b[^.]{0,80}?\b(?:is|are|will be|has been|have been|be|been|made)\s+"
+    r"(?:\w+\s+){0,2}?(?:available|released|open[- ]?sourced|public)\b"
+    r"|\b(?:we|will)\s+(?:\w+\s+){0,2}?(?:release|open[- ]?source|share|publish)\b[^.]{0,60}?"
+    r"\b(?:code|implementation|models?|weights|data|datasets?|benchmarks?|toolkit|library)\b"
+    r"|github\.com|gitlab\.com|\bhttps?://|\bcode\b[^.]{0,20}\bat\b|\bopen[- ]?source[ds]?\b)", re.I)
+
+_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*")
+# The paper's own claim ("we prove", "our bound") rather than prior work's ("existing work provides").
+_OWN = re.compile(r"\b(we|our|this paper|this work|here)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    probability: float  # that the paper makes the contribution
+    sentence: int | None  # index of the sentence that shows it
+
+
+def asked(q: Question) -> str | None:
+    """The contribution kind the question asks for, when it asks for nothing else."""
+    words = {s for g, _ in q.groups for s in g}
+    for kind in KINDS:
+        if not words or not words <= _KIND_STEMS[kind] or not _ASKS[kind].search(q.text):
+            continue
+        if kind == "theory" and not _THEORY_EMPHASIS.search(q.text):
+            continue  # "Which papers use theory?" is not a question about the papers' kind
+        if kind == "dataset" and not _NEW.search(q.text):
+            continue  # "Which papers evaluate on benchmarks?" asks about use, not contribution
+        if kind == "code" and not _RELEASE.search(q.text):
+            continue
+        return kind
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _theory_model() -> tuple[dict[str, int], npt.NDArray[np.float64], float]:
+    data = json.loads(MODEL_FILE.read_text())
+    stems = data["stems"]
+    return {s: i for i, s in enumerate(stems)}, np.array(data["weights"], np.float64), float(data["cite_at"])
+
+
+def cue_stems() -> list[str]:
+    """The style words the theory model reads (stems; hyphenated ones whole)."""
+    words = THEORY_CUES.split()
+    plain = [w for w in words if "-" not in w]
+    return sorted(set(_stemmer().stemWords(plain)) | {w for w in words if "-" in w})
+
+
+# Style words of theory and of empirical work; topic words are left out on purpose (a model over
+# every word learns that COLT writes about bandits, and would call every bandit paper theory).
+THEORY_CUES = """prove proof proofs theorem lemma bound bounds lower upper tight tightness guarantee guarantees
+provable provably minimax optimal optimality rate rates complexity polynomial hardness np regret convergence
+converges characterize characterization theoretical theory theoretically formal formally establish analysis
+analyze asymptotic nonasymptotic sufficient necessary exponential logarithmic conjecture assumption assumptions
+infinite finite dimension consistency consistent estimator impossibility identifiability statistical
+learnability learnable pac vc sample oracle experiments experiment experimental empirical empirically dataset
+datasets benchmark benchmarks outperforms outperform state-of-the-art evaluate evaluation evaluations simulation
+simulations code real-world accuracy demonstrate demonstrates implementation implement baselines baseline
+extensive comprehensive achieves achieve improves improvement framework system novel effective effectiveness
+practical applications application user study ablation performance significantly"""
+
+
+def theory_features(text: str, index: dict[str, int]) -> npt.NDArray[np.float64]:
+    """log(1 + uses per 100 words) of each style word, and a constant 1 (the model's bias)."""
+    words = _TOKEN.findall(text.lower())
+    counts = np.zeros(len(index) + 1)
+    stemmer = _stemmer()
+    for w in words:
+        if w in index:
+            counts[index[w]] += 1
+            continue
+        for part in w.split("-"):
+            i = index.get(stemmer.stemWord(part))
+            if i is not None:
+                counts[i] += 1
+    counts[:-1] = np.log1p(counts[:-1] * 100.0 / max(len(words), 1))
+    counts[-1] = 1.0
+    return counts
+
+
+def _theory(sentences: Sequence[str]) -> Judgement:
+    index, weights, _ = _theory_model()
+    z = float(theory_features(" ".join(sentences), index) @ weights)
+    p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    # The quote: the sentence that carries the most theory weight (a result, not the setting).
+    best, best_score = None, 0.0
+    for i, s in enumerate(sentences):
+        f = theory_features(s, index)[:-1]
+        score = float(f @ np.clip(weights[:-1], 0.0, None)) * (2.0 if _OWN.search(s) else 1.0)
+        if score > best_score:
+            best, best_score = i, score
+    return Judgement(p, best)
+
+
+def _dataset(title: str, sentences: Sequence[str]) -> Judgement:
+    claims = [(i, s) for i, s in enumerate(sentences) if _CLAIM.search(s)]
+    for i, s in claims:
+        for m in _DATASET_SENTENCE.finditer(s):
+            if not _EVALUATED_ON.search(m.group("between")):
+                return Judgement(0.95, i)
+    for i, s in claims:
+        if _NEW_RESOURCE.search(s):
+            return Judgement(0.85, i)
+    # A resource in the title alone is weaker ("Dataset Geography: Mapping Language Data to ..."
+    # studies datasets): shown as related, not cited.
+    if re.search(_RESOURCE, title, re.I):
+        mention = next((i for i, s in enumerate(sentences) if re.search(_RESOURCE, s, re.I)), None)
+        return Judgement(0.4, mention)
+    return Judgement(0.0, None)
+
+
+def _code(sentences: Sequence[str]) -> Judgement:
+    for i, s in enumerate(sentences):
+        if _CODE_SENTENCE.search(s):
+            return Judgement(0.95, i)
+    return Judgement(0.0, None)
+
+
+def judge(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
+    """How sure the paper (its title and abstract sentences) makes the `kind` contribution."""
+    if kind == "theory":
+        return _theory(sentences)
+    if kind == "dataset":
+        return _dataset(title, sentences)
+    if kind == "code":
+        return _code(sentences)
+    raise ValueError(f"unknown contribution kind {kind!r}; one of {', '.join(KINDS)}")
+
+
+def support(j: Judgement, kind: str, cite: float) -> float:
+    """The judgement on the relevance model's scale: a paper the kind's own threshold accepts
+    reaches the cite threshold, and order is kept."""
+    at = _theory_model()[2] if kind == "theory" else 0.5
+    p = j.probability
+    if p >= at:
+        return cite + (p - at) / max(1.0 - at, 1e-9) * (1.0 - cite)
+    return p / at * cite * 0.99
+
+
+# BM25 query that gathers a large library's candidates for each kind (its papers use these words).
+GATHER = {
+    "theory": "prove theorem bound regret guarantee provably minimax lower upper optimal rate complexity",
+    "dataset": "introduce new dataset benchmark corpus release collect annotated database",
+    "code": "code available github release open-source implementation publicly",
+}

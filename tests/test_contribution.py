@@ -1,0 +1,134 @@
+"""Questions that ask for a kind of contribution ("mainly theoretical", "a new dataset or
+benchmark", "release their code") rather than a topic: told apart from topical questions, and
+answered by judging each paper's own claim, not by topical relevance (which cited 29 of the 158
+gold papers of such questions over the sixteen hand-labelled libraries, and abstained on
+dev2's theory question)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import SHARED, need
+from paperscope import Assistant
+from paperscope.relevance import contribution
+from paperscope.relevance.question import analyze
+
+
+def _kind(question: str) -> str | None:
+    return contribution.asked(analyze(question, lambda stems: {s: 1.0 for s in stems}))
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Which papers are mainly theoretical, with proofs as the main contribution?", "theory"),
+    ("Are there papers whose main contribution is a theorem or a bound rather than an empirical system?", "theory"),
+    ("Which of these papers are primarily theoretical?", "theory"),
+    ("Which papers propose a new dataset or benchmark?", "dataset"),
+    ("Did anyone put out a new benchmark for evaluating models?", "dataset"),
+    ("Which papers say they release their code or trained models?", "code"),
+    # A topic besides the kind: the relevance model answers these as before.
+    ("Which papers give theoretical guarantees for mixture of experts?", None),
+    ("Is there a new benchmark for protein folding?", None),
+    ("Which papers release code for robot grasping?", None),
+    # The kind's words without asking for the kind.
+    ("Which papers use benchmarks?", None),
+    ("Which papers build on learning theory?", None),
+    ("Which papers study code generation?", None),
+])
+def test_a_question_asking_for_a_contribution_kind_is_told_from_a_topical_one(question, kind):
+    assert _kind(question) == kind
+
+
+def test_dataset_and_code_judged_on_the_papers_own_claim():
+    judge = contribution.judge
+    assert judge("dataset", "", ["We introduce ImageNet-X, a new benchmark of 10,000 annotated images."]).probability > .5
+    assert judge("dataset", "", ["In this paper we present TQA, a dataset of 5,000 questions."]).sentence == 0
+    # The resource as the setting of an evaluation, an adjective, a need, or part of another word.
+    for sentence in ("Our method outperforms strong baselines on three new benchmarks.",
+                     "Experiments on established benchmarks confirm the gains.",
+                     "Adapting to a new camera requires collecting an entirely new training dataset.",
+                     "We propose corpus-aware features for cross-dataset transfer."):
+        assert judge("dataset", "", [sentence]).probability < .5, sentence
+    # A resource named in the title only is a weaker match (related), not a citation.
+    assert judge("dataset", "Dataset Geography", ["We study how datasets map to users."]).probability < .5
+    for sentence in ("Code is available at https://github.com/x/y.", "We will release our code and models.",
+                     "The implementation is publicly available."):
+        assert judge("code", "", [sentence]).probability > .5, sentence
+    assert judge("code", "", ["We model code generation as search over programs."]).probability < .5
+
+
+def test_the_theory_model_reads_style_not_topic():
+    """Fitted on COLT/ALT against applied venues over style words only: a theory abstract about
+    images is theory, an empirical one about bandits (a COLT topic) is not, and the quote is the
+    paper's own result, not the prior work it cites."""
+    theory = ["Prior work provides regret bounds for image classifiers trained online.",
+              "We study the sample complexity of learning image classifiers with convolutional networks.",
+              "We prove a tight lower bound on the number of labelled images needed and show it is minimax optimal."]
+    empirical = ["We present a new bandit system for news recommendation.",
+                 "Extensive experiments on three real-world datasets show that it outperforms state-of-the-art baselines.",
+                 "We demonstrate its effectiveness in a large online deployment."]
+    t, e = contribution.judge("theory", "", theory), contribution.judge("theory", "", empirical)
+    cite_at = json.loads(contribution.MODEL_FILE.read_text())["cite_at"]
+    assert t.probability >= cite_at > e.probability
+    assert t.sentence == 2
+
+
+def test_theory_question_over_the_seeds_cites_the_theory_papers_with_their_result(seeded, monkeypatch):
+    question = "Which papers are mainly theoretical, with proofs and guarantees as the main contribution?"
+    ans = seeded.ask(question)
+    assert not ans.abstained, ans.text
+    assert len(ans.citations) >= 4
+    theory_word = re.compile(r"\b(prov\w*|proof|theor\w*|bound\w*|regret|guarantee\w*|converge\w*|analy\w*)\b", re.I)
+    by_id = {p.paper_id: p for p in seeded.catalog.papers([c.paper_id for c in ans.citations]).values()}
+    for c in ans.citations:
+        assert c.quote in by_id[c.paper_id].abstract  # verbatim
+        assert theory_word.search(c.quote), c.quote
+    # Judged by topical relevance instead (as before), the question cites far fewer of them.
+    from paperscope import gather
+
+    monkeypatch.setattr(gather, "asked", lambda q: None)
+    assert len(seeded.ask(question).citations) < len(ans.citations) - 2
+
+
+def test_find_all_lists_the_papers_that_contribute_a_dataset(tmp_path):
+    """Papers whose titles announce a dataset or benchmark among learning-theory papers: the
+    list names most of them (their abstracts say "we introduce ... a new benchmark") and no
+    theory paper; quotes are the sentences that say so."""
+    from paperscope.bench.corpus import iter_records, write_jsonl
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    titled = re.compile(r":\s+(A|An)\s+(?:[\w-]+\s+){0,5}(Dataset|Benchmark|Corpus)\b")
+    datasets, theory = [], []
+    for r in iter_records(corpus):
+        if r.get("venue") in ("ACL", "NAACL") and titled.search(r["title"]) and len(datasets) < 12:
+            datasets.append(r)
+        elif r.get("venue") == "COLT" and len(theory) < 28:
+            theory.append(r)
+        if len(datasets) == 12 and len(theory) == 28:
+            break
+    a = Assistant.open(tmp_path / "data")
+    a.ingest([write_jsonl(datasets + theory, tmp_path / "papers.jsonl")])
+    ans = a.find_all("Which papers propose a new dataset or benchmark?")
+    listed = {c.paper_id for c in ans.citations}
+    assert len(listed & {r["id"] for r in datasets}) >= 9
+    assert not listed & {r["id"] for r in theory}
+    resource = re.compile(r"\b(dataset|benchmark|corpus|corpora|data set)s?\b", re.I)
+    assert all(resource.search(c.quote) for c in ans.citations)
+
+
+def test_shipped_theory_model_is_what_contribution_train_fits(tmp_path):
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    pytest.importorskip("sklearn")
+    out = tmp_path / "contribution.json"
+    subprocess.run([sys.executable, "-m", "paperscope.bench.contribution_train", "--corpus", str(corpus),
+                    "--out", str(out)], check=True, capture_output=True)
+    fitted, shipped = json.loads(out.read_text()), json.loads(contribution.MODEL_FILE.read_text())
+    assert fitted["stems"] == shipped["stems"] == contribution.cue_stems()
+    assert fitted["weights"] == pytest.approx(shipped["weights"], abs=1e-3)
+    assert fitted["info"]["cv_auc"] > 0.95
