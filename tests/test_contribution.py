@@ -90,8 +90,19 @@ def test_theory_question_over_the_seeds_cites_the_theory_papers_with_their_resul
     # Judged by topical relevance instead (as before), the question cites far fewer of them.
     from paperscope import gather
 
-    monkeypatch.setattr(gather, "asked", lambda q: None)
+    monkeypatch.setattr(gather, "asked", lambda q, asked_as=None: None)
     assert len(seeded.ask(question).citations) < len(ans.citations) - 2
+
+
+def test_a_chinese_question_asks_for_the_same_kinds(seeded):
+    """Told from the question as written (主要 "mainly", 新的 "new") and its gloss, whose
+    alternatives ("new or newly or meso-") count as the kind's word when one of them is."""
+    english = {c.paper_id for c in seeded.ask("Which papers are mainly theoretical?").citations}
+    chinese = {c.paper_id for c in seeded.ask("哪些论文主要是理论工作？").citations}
+    assert len(english) >= 4 and chinese == english
+    code = seeded.ask("哪些论文公开了代码？")
+    assert len(code.citations) >= 3
+    assert all(re.search(r"github|code|available|release", c.quote, re.I) for c in code.citations)
 
 
 def test_find_all_lists_the_papers_that_contribute_a_dataset(tmp_path):

@@ -100,7 +100,7 @@ class Gatherer:
                depth: int | None = None) -> Scored:
         """`candidates`, each with the relevance model's probability, most likely first."""
         c = self.candidates(question, snapshot, filters, k, restrict, exclude, deep, depth)
-        kind = asked(c.question)
+        kind = asked(c.question, question)
         if kind is not None:
             return self._by_contribution(kind, c, snapshot, filters, restrict, exclude, CONTRIBUTION_DEPTH)
         return self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
@@ -127,7 +127,7 @@ class Gatherer:
         spelled = snapshot.acronyms.spelled(question)
         depth = FIND_ALL_FIRST_DEPTH
         first = self.candidates(question, snapshot, filters, deep=True, depth=depth)
-        kind = asked(first.question)
+        kind = asked(first.question, question)
         if kind is not None:
             return self._by_contribution(kind, first, snapshot, filters, None, None, FIND_ALL_DEPTH)
         while True:

@@ -51,7 +51,7 @@ _KIND_WORDS = {
         rather empirical experimental experiments system systems result results""",
     "dataset": """dataset datasets data set sets benchmark benchmarks corpus corpora database databases
         testbed testbeds resource resources environment environments suite suites new novel
-        propose proposes proposed release releases released contribute contributes introduce
+        newly propose proposes proposed release releases released contribute contributes introduce
         introduces present presents create creates build builds construct constructs collect
         collects curate curates put out publish publishes annotated evaluation evaluating
         evaluate framework frameworks model models contribution""",
@@ -72,7 +72,13 @@ _THEORY_EMPHASIS = re.compile(r"\b(mainly|primarily|purely|mostly|chiefly|largel
 _NEW = re.compile(r"\b(new|novel|propose|proposes|release|releases|contribute|contributes|introduce|introduces|"
                   r"present|presents|create|creates|build|builds|construct|constructs|collect|collects|curate|"
                   r"put out|publish|publishes)\b", re.I)
-_RELEASE = re.compile(r"\b(release|releases|released|open[- ]?source|publicly|available|share|shares|publish)", re.I)
+_RELEASE = re.compile(r"\b(release|releases|released|open|publicly|public|available|share|shares|publish)", re.I)
+# The same requests in Chinese (checked on the question as written; its gloss is checked above).
+_ASKS_ZH = {"theory": re.compile(r"理论|定理|证明"), "dataset": re.compile(r"数据集|基准|语料|数据库"),
+            "code": re.compile(r"代码|源码|实现")}
+_THEORY_EMPHASIS_ZH = re.compile(r"主要|为主|核心|纯|理论性|理论工作|理论论文|而非")
+_NEW_ZH = re.compile(r"新|提出|发布|构建|贡献|公开")
+_RELEASE_ZH = re.compile(r"公开|开源|发布|提供|放出")
 
 # Paper side. A resource noun stands alone ("corpus-aware features", "Cross-Dataset" are not one).
 _RESOURCE = (r"(?<![-\w])(?:datasets?|data\s?sets?|benchmarks?|corpus|corpora|databases?|testbeds?|test suites?|"
@@ -111,17 +117,24 @@ class Judgement:
     sentence: int | None  # index of the sentence that shows it
 
 
-def asked(q: Question) -> str | None:
-    """The contribution kind the question asks for, when it asks for nothing else."""
-    words = {s for g, _ in q.groups for s in g}
+def asked(q: Question, asked_as: str | None = None) -> str | None:
+    """The contribution kind the question asks for, when it asks for nothing else. `asked_as`:
+    the question as the user wrote it, when `q` is its English gloss (a Chinese question); a
+    glossed word's alternatives count as the kind's word when one of them is ("新的" -> "new or
+    newly or meso-")."""
+    original = asked_as or q.text
     for kind in KINDS:
-        if not words or not words <= _KIND_STEMS[kind] or not _ASKS[kind].search(q.text):
+        vocabulary = _KIND_STEMS[kind]
+        glossed = original != q.text
+        if not q.groups or any(vocabulary.isdisjoint(g) if glossed else not g <= vocabulary for g, _ in q.groups):
             continue
-        if kind == "theory" and not _THEORY_EMPHASIS.search(q.text):
+        if not (_ASKS[kind].search(q.text) or _ASKS_ZH[kind].search(original)):
+            continue
+        if kind == "theory" and not (_THEORY_EMPHASIS.search(q.text) or _THEORY_EMPHASIS_ZH.search(original)):
             continue  # "Which papers use theory?" is not a question about the papers' kind
-        if kind == "dataset" and not _NEW.search(q.text):
+        if kind == "dataset" and not (_NEW.search(q.text) or _NEW_ZH.search(original)):
             continue  # "Which papers evaluate on benchmarks?" asks about use, not contribution
-        if kind == "code" and not _RELEASE.search(q.text):
+        if kind == "code" and not (_RELEASE.search(q.text) or _RELEASE_ZH.search(original)):
             continue
         return kind
     return None
