@@ -472,7 +472,7 @@ def test_library_phrase_is_the_specific_title_name_the_nearest_papers_share():
     10 densest-ranked candidates share, that adds a word the question lacks, and, of those, the
     one fewest candidate titles carry ("Point Cloud Registration", not the broader "Point
     Cloud"). A phrase of fewer titles, or one that only repeats the question, is no name."""
-    from paperscope.relevance.library_terms import library_phrase, title_phrases
+    from paperscope.relevance.library_terms import library_phrase, library_phrases, title_phrases
 
     idf = lambda stems: {s: 1.0 for s in stems}  # noqa: E731
     # Hyphenated names are phrases, written as in the title; no phrase crosses a colon.
@@ -487,6 +487,9 @@ def test_library_phrase_is_the_specific_title_name_the_nearest_papers_share():
     hits = [_hit(i, t, i + 1) for i, t in enumerate(near)] + [_hit(100 + i, t, None) for i, t in enumerate(far)]
     q = analyze("List everything about registering point sets.", idf)
     assert library_phrase(q, hits) == "Point Cloud Registration"
+    # The broader phrases follow, for when the specific one is not close enough to the question
+    # (`Gatherer._named` asks the first that is).
+    assert library_phrases(q, hits) == ["Point Cloud Registration", "Point Cloud"]
     # The titles only repeat what is asked: nothing to add.
     assert library_phrase(analyze("Which papers do point cloud registration?", idf), hits) is None
     # Two titles are two papers, not a topic's name.
@@ -525,18 +528,18 @@ def test_find_all_also_asks_by_the_librarys_name_for_a_described_topic(tmp_path,
     assert len(listed & no_density) >= 3
     assert len(listed - gold) <= 2  # what the name adds is on the topic
     # Without the name: those papers are not listed.
-    monkeypatch.setattr(gather, "library_phrase", lambda q, hits: None)
+    monkeypatch.setattr(gather, "library_phrases", lambda q, hits: [])
     plain = {c.paper_id for c in a.find_all(question).citations}
     assert not (listed & no_density) <= plain
     # A name far in meaning from the question is not asked; one whose papers are not among the
     # question's own nearest (here its 5 nearest) is not trusted; nor any in a small library.
-    monkeypatch.setattr(gather, "library_phrase", lambda q, hits: "Bipedal Walking")
+    monkeypatch.setattr(gather, "library_phrases", lambda q, hits: ["Bipedal Walking"])
     for similar, near in ((gather.NAMED_SIMILAR, gather.NAMED_NEAR), (-1.0, 5)):
         monkeypatch.setattr(gather, "NAMED_SIMILAR", similar)
         monkeypatch.setattr(gather, "NAMED_NEAR", near)
         far = a.find_all(question)
         assert "also searched" not in far.text.splitlines()[0]
         assert {c.paper_id for c in far.citations} == plain
-    monkeypatch.setattr(gather, "library_phrase", lambda q, hits: "Crowd Counting")
+    monkeypatch.setattr(gather, "library_phrases", lambda q, hits: ["Crowd Counting"])
     monkeypatch.setattr(gather, "NAMED_MIN_LIBRARY", len(papers) + 1)
     assert {c.paper_id for c in a.find_all(question).citations} == plain

@@ -23,7 +23,7 @@ from paperscope.records import Hit
 from paperscope.relevance import Relevance, Scored
 from paperscope.relevance.contribution import GATHER, asked
 from paperscope.relevance.features import QuestionVectors
-from paperscope.relevance.library_terms import library_phrase
+from paperscope.relevance.library_terms import library_phrases
 from paperscope.relevance.question import Question
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
@@ -44,6 +44,7 @@ NAMED_AGREE = 0.5
 # ... and when the name itself is close to the question (cosine of their vectors): near papers of
 # a misread question share a name too (a Chinese question on scene graphs glossed into saliency).
 NAMED_SIMILAR = 0.5
+NAMED_TRIES = 3  # phrases tried, most specific first, for one close enough
 # Only in a library where the nearest NAMED_NEAR papers are a small part (5% at most): in a
 # smaller one every paper is "near" and agreement means nothing (over the 38 seeds, "Mixture of
 # Experts" would list every MoE paper for a question on MoE latency).
@@ -162,8 +163,14 @@ class Gatherer:
         Models" for one on memory footprint)."""
         if len(snapshot) < NAMED_MIN_LIBRARY:
             return scored
-        phrase = library_phrase(asked.question, asked.hits)
-        if phrase is None or float(self.embedder.embed([phrase])[0] @ asked.vectors.question) < NAMED_SIMILAR:
+        # The most specific phrase close enough to the question: the nearest titles' most specific
+        # shared phrase may name a part of the topic ("Density Map" for crowd density estimation,
+        # cosine 0.36) while the next names the topic ("Crowd Counting").
+        options = library_phrases(asked.question, asked.hits)[:NAMED_TRIES]
+        close = [float(v @ asked.vectors.question) >= NAMED_SIMILAR
+                 for v in (self.embedder.embed(options) if options else [])]
+        phrase = next((p for p, ok in zip(options, close) if ok), None)
+        if phrase is None:
             return scored
         c = self.candidates(f"Which papers are about {phrase}?", snapshot, filters, deep=True, depth=NAMED_NEAR)
         named = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)

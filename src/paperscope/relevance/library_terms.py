@@ -53,9 +53,9 @@ def title_phrases(title: str) -> dict[tuple[str, ...], str]:
     return out
 
 
-def library_phrase(q: Question, hits: Sequence[Hit]) -> str | None:
-    """The title phrase naming `q`'s topic in this library, or None (see the module doc).
-    `hits`: the question's candidates, with their papers and dense ranks."""
+def library_phrases(q: Question, hits: Sequence[Hit]) -> list[str]:
+    """The title phrases that may name `q`'s topic in this library, most specific first (see the
+    module doc); `hits`: the question's candidates, with their papers and dense ranks."""
     nearest = sorted((h for h in hits if h.dense_rank and h.paper is not None), key=lambda h: h.dense_rank or 0)
     count: Counter[tuple[str, ...]] = Counter()
     written: dict[tuple[str, ...], str] = {}
@@ -67,8 +67,6 @@ def library_phrase(q: Question, hits: Sequence[Hit]) -> str | None:
     asked = set().union(*(concepts_of(g) for g, _ in q.groups)) if q.groups else set()
     shared = [k for k, n in count.items() if n >= MIN_TITLES]
     options = [k for k in shared if concepts_of(list(k)) - asked]
-    if not options:
-        return None
     # How many of all candidates carry each option: the broad phrase ("Point Cloud") is in many
     # titles around the topic, the topic's own name ("Point Cloud Registration") in fewer.
     carried: Counter[tuple[str, ...]] = Counter()
@@ -76,10 +74,28 @@ def library_phrase(q: Question, hits: Sequence[Hit]) -> str | None:
     for h in hits:
         if h.paper is not None:
             carried.update(wanted & title_phrases(h.paper.title).keys())
-    best = min(options, key=lambda k: (carried[k], -len(k), -count[k], written[k]))
+    ranked = sorted(options, key=lambda k: (carried[k], -len(k), -count[k], written[k]))
     # The nearest titles' commonest phrase is the question's own words: the question already
     # names the topic as the library does (a glossed Chinese question on "scene graph" otherwise
-    # took "Saliency Detection" from the titles its stray gloss "saliency" brought near).
-    if max((count[k] for k in shared if k not in options), default=0) > count[best]:
-        return None
-    return written[best]
+    # took "Saliency Detection" from the titles its stray gloss "saliency" brought near). Then
+    # there is no name; otherwise the options as common as the question's own words follow the
+    # most specific one.
+    own = max((count[k] for k in shared if k not in options), default=0)
+    if not ranked or own > count[ranked[0]]:
+        return []
+    kept: list[tuple[str, ...]] = []
+    for k in ranked:
+        # A part of a kept phrase that the same titles carry ("Cloud Registration" after "Point
+        # Cloud Registration") names nothing new; a broader one ("Point Cloud") may.
+        if count[k] >= own and not any(carried[k] == carried[j] and _inside(k, j) for j in kept):
+            kept.append(k)
+    return [written[k] for k in kept]
+
+
+def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+    return any(whole[i:i + len(part)] == part for i in range(len(whole) - len(part) + 1))
+
+
+def library_phrase(q: Question, hits: Sequence[Hit]) -> str | None:
+    """The most specific of `library_phrases`, or None."""
+    return next(iter(library_phrases(q, hits)), None)
