@@ -543,3 +543,29 @@ def test_find_all_also_asks_by_the_librarys_name_for_a_described_topic(tmp_path,
     monkeypatch.setattr(gather, "library_phrases", lambda q, hits: ["Crowd Counting"])
     monkeypatch.setattr(gather, "NAMED_MIN_LIBRARY", len(papers) + 1)
     assert {c.paper_id for c in a.find_all(question).citations} == plain
+
+
+def test_an_expansion_the_library_defines_is_also_asked_as_its_acronym(seeded, monkeypatch):
+    """SLiM's abstract writes only "LLMs": for "Which papers deal with large language models?"
+    BM25, phrases and sentence mentions saw the expansion alone and it scored ~0.01. The question
+    is also asked with the library's acronym, each paper at its better probability."""
+    from paperscope.text.acronyms import Acronyms
+
+    lib = Acronyms.learn(["Large language models (LLMs) are big.", "We study large language models (LLMs).",
+                          "A mixture of experts (MoE) routes tokens.", "Sparse mixture of experts (MoE) layers."])
+    assert lib.abbreviated("Which papers deal with large language models in some way?") == \
+        "Which papers deal with LLMS in some way?"
+    assert lib.abbreviated("Which papers address mixture of experts latency?") == "Which papers address MOE latency?"
+    assert lib.abbreviated("Which papers use flow matching?") is None
+    assert lib.abbreviated("Which papers use large models?") is None  # part of an expansion is not one
+
+    question = "Which papers deal with large language models in some way?"
+    snapshot = seeded.catalog.snapshot()
+
+    def slim() -> float:
+        scored = seeded.scored(question, snapshot)
+        return next(ev.support for ev in scored.evidence if ev.paper.title.startswith("SLiM"))
+
+    now = slim()
+    monkeypatch.setattr(type(snapshot.acronyms), "abbreviated", lambda self, text: None)
+    assert slim() < 0.1 < now

@@ -7,6 +7,7 @@ Leaves out: deciding what to cite (`relevance.decision`) and quoting (`Relevance
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -99,12 +100,21 @@ class Gatherer:
     def scored(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
                restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
                depth: int | None = None) -> Scored:
-        """`candidates`, each with the relevance model's probability, most likely first."""
+        """`candidates`, each with the relevance model's probability, most likely first. A question
+        that writes out an expansion the library defines is also asked with its acronym, each paper
+        at its better probability: a paper that writes only "LLMs" scored 0.01 for "Which papers
+        deal with large language models?" (BM25, phrases and sentence mentions see the expansion
+        alone), 0.42 asked as "... with LLMs". The mirror of `scored_all`'s spelled-out question."""
         c = self.candidates(question, snapshot, filters, k, restrict, exclude, deep, depth)
         kind = asked(c.question, question)
         if kind is not None:
             return self._by_contribution(kind, c, snapshot, filters, restrict, exclude, CONTRIBUTION_DEPTH)
-        return self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
+        scored = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
+        short = snapshot.acronyms.abbreviated(question)
+        if short is not None:
+            s = self.candidates(short, snapshot, filters, k, restrict, exclude, deep, depth)
+            scored = scored.merged(self.relevance.score(s.question, s.vectors, s.hits, snapshot, s.chunk_vectors))
+        return scored
 
     def _by_contribution(self, kind: str, c: Candidates, snapshot: Bm25Snapshot, filters: FilterArg,
                          restrict: set[str] | None, exclude: set[str] | None, depth: int) -> Scored:
@@ -120,12 +130,14 @@ class Gatherer:
         """find_all's candidates, scored. An acronym question is also asked with its acronyms
         spelled out, each paper kept at its better probability: papers that write only
         "visual-inertial odometry" rank low for "VIO" (BM25 and sentence mentions see the acronym
-        alone). Each retriever is read `FIND_ALL_FIRST_DEPTH` deep, and `FIND_ALL_DEPTH` deep when
+        alone); one with an expansion the library defines, also with its acronym (`scored`). Each
+        retriever is read `FIND_ALL_FIRST_DEPTH` deep, and `FIND_ALL_DEPTH` deep when
         a paper the list would name sits in the lower half of that (a large topic): at 20,000
         papers 758 of 766 listed papers came from a retriever's top 100 while the 1,000-deep pool
         of ~1,700 papers cost most of the time. Last, the topic's name in the library's titles
         (`library_terms`) may add papers (`_named`)."""
         spelled = snapshot.acronyms.spelled(question)
+        short = snapshot.acronyms.abbreviated(question)
         depth = FIND_ALL_FIRST_DEPTH
         first = self.candidates(question, snapshot, filters, deep=True, depth=depth)
         kind = asked(first.question, question)
@@ -134,10 +146,10 @@ class Gatherer:
         while True:
             found = [first if q == question and depth == FIND_ALL_FIRST_DEPTH
                      else self.candidates(q, snapshot, filters, deep=True, depth=depth)
-                     for q in (question, spelled) if q is not None]
+                     for q in (question, spelled, short) if q is not None]
             scored = [self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
                       for c in found]
-            merged = scored[0].merged(scored[1]) if len(scored) > 1 else scored[0]
+            merged = functools.reduce(Scored.merged, scored)
             if depth >= FIND_ALL_DEPTH:
                 break
             listed = self._listed(merged)

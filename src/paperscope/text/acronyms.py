@@ -159,6 +159,37 @@ class Acronyms:
         out = _WORD.sub(one, text)
         return out if changed else None
 
+    def abbreviated(self, text: str) -> str | None:
+        """`text` with each expansion this library defines replaced by its acronym ("Which papers
+        deal with large language models?" -> "Which papers deal with LLM?"), or None when it has
+        none: the mirror of `spelled`. Papers that write only the acronym ("LLMs", never "large
+        language models") score low on the expansion's question (BM25, phrases and sentence
+        mentions see the expansion alone)."""
+        if not self.table:
+            return None
+        by_expansion = {frozenset(exp): acr for acr, exp in sorted(self.table.items())}
+        longest = max(len(e) for e in by_expansion) + 2  # room for linking words ("mixture of experts")
+        words = list(_WORD.finditer(text))
+        out, at, i = [], 0, 0
+        while i < len(words):
+            for j in range(min(len(words), i + longest), i + 1, -1):  # longest match first
+                first, last = words[i].group(0), words[j - 1].group(0)
+                if "-" in first or not terms(first) or not terms(last):
+                    continue  # an expansion starts and ends with its own words
+                span = text[words[i].start():words[j - 1].end()]
+                if not re.fullmatch(r"[A-Za-z0-9\s-]+", span):
+                    continue
+                acr = by_expansion.get(frozenset(concepts(span)))
+                if acr is not None and len(concepts(span)) >= 2:
+                    out += [text[at:words[i].start()], acr.upper()]
+                    at, i = words[j - 1].end(), j
+                    break
+            else:
+                i += 1
+        if not out:
+            return None
+        return "".join(out) + text[at:]
+
     def rule(self, c: str) -> tuple[frozenset[str], frozenset[str] | None]:
         """How `expand(found)` comes to hold concept `c` when `found` does not: `found` holds one
         of the acronyms whose expansion names `c`, or `c` is an acronym and `found` holds its
