@@ -304,11 +304,14 @@ def test_find_all_reads_deeper_only_for_a_large_topic(seeded, monkeypatch):
     monkeypatch.setattr(gather.Gatherer, "candidates", spy)
     monkeypatch.setattr(gather, "FIND_ALL_FIRST_DEPTH", 4)
     assert [c.paper_id for c in seeded.find_all(question).citations] == full
-    assert depths == [4, gather.FIND_ALL_DEPTH]  # listed papers sat below rank 2: read it all
+    # Each wording of the question (here also "... address LLMS?", the library's acronym) is read
+    # at 4, then all of them deep: listed papers sat below rank 2.
+    half = len(depths) // 2
+    assert depths == [4] * half + [gather.FIND_ALL_DEPTH] * half and half >= 1
     depths.clear()
     monkeypatch.setattr(gather, "FIND_ALL_FIRST_DEPTH", 30)
     assert [c.paper_id for c in seeded.find_all(question).citations] == full
-    assert depths == [30]  # everything listed ranks in the top 15 of a retriever: no second read
+    assert set(depths) == {30}  # everything listed ranks in the top 15 of a retriever: no second read
 
 
 def test_find_all_reads_ranks_at_the_scale_of_the_library_the_model_was_fitted_on(seeded, monkeypatch):

@@ -153,9 +153,15 @@ class Gatherer:
             if depth >= FIND_ALL_DEPTH:
                 break
             listed = self._listed(merged)
-            ranks = [min(r for r in (h.bm25_rank, h.dense_rank) if r is not None)
-                     for c in found for h in c.hits if h.paper_id in listed and (h.bm25_rank or h.dense_rank)]
-            if max(ranks, default=0) <= depth // 2:
+            # Each listed paper at its best rank over the wordings: one that a wording ranks high
+            # is within reach, however low another wording ranks it.
+            best: dict[str, int] = {}
+            for c in found:
+                for h in c.hits:
+                    if h.paper_id in listed and (h.bm25_rank or h.dense_rank):
+                        r = min(r for r in (h.bm25_rank, h.dense_rank) if r is not None)
+                        best[h.paper_id] = min(r, best.get(h.paper_id, r))
+            if max(best.values(), default=0) <= depth // 2:
                 break
             depth = FIND_ALL_DEPTH
         return self._named(merged, found[0], snapshot, filters)
