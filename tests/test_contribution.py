@@ -130,6 +130,12 @@ def test_find_all_lists_the_papers_that_contribute_a_dataset(tmp_path):
     assert not listed & {r["id"] for r in theory}
     resource = re.compile(r"\b(dataset|benchmark|corpus|corpora|data set)s?\b", re.I)
     assert all(resource.search(c.quote) for c in ans.citations)
+    # Over the theory papers alone it abstains, naming the contribution no paper makes.
+    b = Assistant.open(tmp_path / "theory")
+    b.ingest([write_jsonl(theory, tmp_path / "theory.jsonl")])
+    none = b.ask("Which papers propose a new dataset or benchmark?")
+    assert none.abstained and not none.citations
+    assert contribution.CLAIMS["dataset"] in none.text.splitlines()[0]
 
 
 def test_shipped_theory_model_is_what_contribution_train_fits(tmp_path):

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from paperscope.index.embed import Embedder
 from paperscope.records import Evidence, Hit, Paper
-from paperscope.relevance.contribution import judge, support
+from paperscope.relevance.contribution import CLAIMS, judge, support
 from paperscope.relevance.decision import Decision, decide
 from paperscope.relevance.features import (
     Cover,
@@ -221,5 +221,10 @@ class Relevance:
             text = self.texts.get(ev.paper)
             return corpus.acronyms.expand(text.all) | text.pairs
 
-        return decide(scored, cite, related, limit, follow_up=follow_up, covered=covered, every=every,
-                      listing=self.list_threshold())
+        decision = decide(scored, cite, related, limit, follow_up=follow_up, covered=covered, every=every,
+                          listing=self.list_threshold())
+        if decision.abstain and scored.contribution is not None:
+            # What no paper covers is the contribution itself, not the question's words (which
+            # most abstracts use in passing).
+            return replace(decision, uncovered=[CLAIMS[scored.contribution]], partial=False)
+        return decision

@@ -40,6 +40,9 @@ from paperscope.relevance.question import Question
 from paperscope.text.analyzer import _stemmer
 
 KINDS = ("theory", "dataset", "code")
+# What a paper of each kind claims, as an abstention names it ("none covers ...").
+CLAIMS = {"theory": "a mainly theoretical contribution (proofs, bounds, guarantees)",
+          "dataset": "a new dataset or benchmark of its own", "code": "released code, models or data"}
 MODEL_FILE = Path(__file__).resolve().parent / "data" / "contribution.json"
 
 # Words of each kind's request, stemmed: a question made only of these (and the question genre)
