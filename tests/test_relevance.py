@@ -475,7 +475,7 @@ def test_library_phrase_is_the_specific_title_name_the_nearest_papers_share():
     10 densest-ranked candidates share, that adds a word the question lacks, and, of those, the
     one fewest candidate titles carry ("Point Cloud Registration", not the broader "Point
     Cloud"). A phrase of fewer titles, or one that only repeats the question, is no name."""
-    from paperscope.relevance.library_terms import library_phrase, library_phrases, title_phrases
+    from paperscope.relevance.library_terms import library_phrases, title_phrases
 
     idf = lambda stems: {s: 1.0 for s in stems}  # noqa: E731
     # Hyphenated names are phrases, written as in the title; no phrase crosses a colon.
@@ -489,24 +489,23 @@ def test_library_phrase_is_the_specific_title_name_the_nearest_papers_share():
     far = [f"Point Cloud Completion {i}" for i in range(20)]  # the broad phrase, all around the topic
     hits = [_hit(i, t, i + 1) for i, t in enumerate(near)] + [_hit(100 + i, t, None) for i, t in enumerate(far)]
     q = analyze("List everything about registering point sets.", idf)
-    assert library_phrase(q, hits) == "Point Cloud Registration"
-    # The broader phrases follow, for when the specific one is not close enough to the question
-    # (`Gatherer._named` asks the first that is).
+    # The most specific first; the broader phrases follow, for when the specific one is not close
+    # enough to the question (`Gatherer._named` asks the first that is).
     assert library_phrases(q, hits) == ["Point Cloud Registration", "Point Cloud"]
     # The titles only repeat what is asked: nothing to add.
-    assert library_phrase(analyze("Which papers do point cloud registration?", idf), hits) is None
+    assert library_phrases(analyze("Which papers do point cloud registration?", idf), hits) == []
     # Two titles are two papers, not a topic's name.
     others = ["Mixed Precision Training", "A Study of Dropout", "Graph Attention Networks", "Bayesian Optimization at Scale",
               "Neural Machine Translation", "Protein Folding Models", "Music Generation", "Speech Enhancement",
               "Image Super Resolution", "Federated Averaging"]
     two = [_hit(i, t, i + 1) for i, t in enumerate(near[:2] + others)]
-    assert library_phrase(q, two) is None
+    assert library_phrases(q, two) == []
     # Only the densest-ranked ten are read: the same titles further down name nothing.
     late = [_hit(i, t, 50 + i) for i, t in enumerate(near[:4])] + [_hit(10 + i, t, i + 1) for i, t in enumerate(others)]
-    assert library_phrase(q, late) is None
+    assert library_phrases(q, late) == []
     # The question's own words are the nearest titles' commonest phrase: it already names the topic.
     own = [_hit(i, t, i + 1) for i, t in enumerate(near[:4] + ["Registering Point Sets Quickly"] * 5 + others[:1])]
-    assert library_phrase(q, own) is None
+    assert library_phrases(q, own) == []
 
 
 def test_find_all_also_asks_by_the_librarys_name_for_a_described_topic(tmp_path, monkeypatch):

@@ -100,7 +100,8 @@ _NEW_RESOURCE = re.compile(rf"\b(?:a|an|the first|our)\s+(?:[\w-]+\s+){{0,3}}?(?
                            rf"(?:(?!(?:that|which|to|for|of|and|on|by)\b)[\w-]+\s+){{0,2}}?{_RESOURCE}", re.I)
 # The paper's own contribution ("we introduce", "this paper presents", "X is a new benchmark"),
 # not a need ("... requires collecting an entirely new training dataset").
-_CLAIM = re.compile(r"\b(we|our|this paper|this work|here)\b|^\s*[\w-]+\s+(is|are)\s", re.I)
+_OWN_WORDS = r"\b(we|our|this paper|this work|here)\b"
+_CLAIM = re.compile(rf"{_OWN_WORDS}|^\s*[\w-]+\s+(is|are)\s", re.I)
 _CODE_SENTENCE = re.compile(
     r"(?:\b(?:code|codes|implementation|software|source|models?|weights|checkpoints|data|datasets?|benchmarks?|"
     r"toolkit|library|package)\b[^.]{0,80}?\b(?:is|are|will be|has been|have been|be|been|made)\s+"
@@ -111,7 +112,7 @@ _CODE_SENTENCE = re.compile(
 
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 # The paper's own claim ("we prove", "our bound") rather than prior work's ("existing work provides").
-_OWN = re.compile(r"\b(we|our|this paper|this work|here)\b", re.I)
+_OWN = re.compile(_OWN_WORDS, re.I)
 
 
 @dataclass(frozen=True)
@@ -126,9 +127,9 @@ def asked(q: Question, asked_as: str | None = None) -> str | None:
     glossed word's alternatives count as the kind's word when one of them is ("新的" -> "new or
     newly or meso-")."""
     original = asked_as or q.text
+    glossed = original != q.text
     for kind in KINDS:
         vocabulary = _KIND_STEMS[kind]
-        glossed = original != q.text
         if not q.groups or any(vocabulary.isdisjoint(g) if glossed else not g <= vocabulary for g, _ in q.groups):
             continue
         if not (_ASKS[kind].search(q.text) or _ASKS_ZH[kind].search(original)):
@@ -171,10 +172,10 @@ extensive comprehensive achieves achieve improves improvement framework system n
 practical applications application user study ablation performance significantly"""
 
 
-def theory_features(text: str, index: dict[str, int]) -> npt.NDArray[np.float64]:
-    """log(1 + uses per 100 words) of each style word, and a constant 1 (the model's bias)."""
+def _cue_counts(text: str, index: dict[str, int]) -> tuple[npt.NDArray[np.float64], int]:
+    """How often `text` uses each style word, and its number of words."""
     words = _TOKEN.findall(text.lower())
-    counts = np.zeros(len(index) + 1)
+    counts = np.zeros(len(index))
     stemmer = _stemmer()
     for w in words:
         if w in index:
@@ -184,20 +185,30 @@ def theory_features(text: str, index: dict[str, int]) -> npt.NDArray[np.float64]
             i = index.get(stemmer.stemWord(part))
             if i is not None:
                 counts[i] += 1
-    counts[:-1] = np.log1p(counts[:-1] * 100.0 / max(len(words), 1))
-    counts[-1] = 1.0
-    return counts
+    return counts, len(words)
+
+
+def _features(counts: npt.NDArray[np.float64], words: int) -> npt.NDArray[np.float64]:
+    return np.append(np.log1p(counts * 100.0 / max(words, 1)), 1.0)
+
+
+def theory_features(text: str, index: dict[str, int]) -> npt.NDArray[np.float64]:
+    """log(1 + uses per 100 words) of each style word, and a constant 1 (the model's bias)."""
+    return _features(*_cue_counts(text, index))
 
 
 def _theory(sentences: Sequence[str]) -> Judgement:
     index, weights, _ = _theory_model()
-    z = float(theory_features(" ".join(sentences), index) @ weights)
+    # Each sentence read once: the abstract's counts are its sentences' (no word spans two).
+    each = [_cue_counts(s, index) for s in sentences]
+    whole = sum((c for c, _ in each), np.zeros(len(index)))
+    z = float(_features(whole, sum(n for _, n in each)) @ weights)
     p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
     # The quote: the sentence that carries the most theory weight (a result, not the setting).
     best, best_score = None, 0.0
-    for i, s in enumerate(sentences):
-        f = theory_features(s, index)[:-1]
-        score = float(f @ np.clip(weights[:-1], 0.0, None)) * (2.0 if _OWN.search(s) else 1.0)
+    positive = np.clip(weights[:-1], 0.0, None)
+    for i, (s, (counts, n)) in enumerate(zip(sentences, each)):
+        score = float(_features(counts, n)[:-1] @ positive) * (2.0 if _OWN.search(s) else 1.0)
         if score > best_score:
             best, best_score = i, score
     return Judgement(p, best)

@@ -94,8 +94,3 @@ def library_phrases(q: Question, hits: Sequence[Hit]) -> list[str]:
 
 def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
     return any(whole[i:i + len(part)] == part for i in range(len(whole) - len(part) + 1))
-
-
-def library_phrase(q: Question, hits: Sequence[Hit]) -> str | None:
-    """The most specific of `library_phrases`, or None."""
-    return next(iter(library_phrases(q, hits)), None)

@@ -6,6 +6,7 @@ Leaves out: acronyms defined without parentheses.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Iterable
 
@@ -161,14 +162,13 @@ class Acronyms:
 
     def abbreviated(self, text: str) -> str | None:
         """`text` with each expansion this library defines replaced by its acronym ("Which papers
-        deal with large language models?" -> "Which papers deal with LLM?"), or None when it has
+        deal with large language models?" -> "Which papers deal with LLMS?"), or None when it has
         none: the mirror of `spelled`. Papers that write only the acronym ("LLMs", never "large
         language models") score low on the expansion's question (BM25, phrases and sentence
         mentions see the expansion alone)."""
         if not self.table:
             return None
-        by_expansion = {frozenset(exp): acr for acr, exp in sorted(self.table.items())}
-        longest = max(len(e) for e in by_expansion) + 2  # room for linking words ("mixture of experts")
+        by_expansion, longest = self._by_expansion
         words = list(_WORD.finditer(text))
         out, at, i = [], 0, 0
         while i < len(words):
@@ -179,8 +179,9 @@ class Acronyms:
                 span = text[words[i].start():words[j - 1].end()]
                 if not re.fullmatch(r"[A-Za-z0-9\s-]+", span):
                     continue
-                acr = by_expansion.get(frozenset(concepts(span)))
-                if acr is not None and len(concepts(span)) >= 2:
+                key = frozenset(concepts(span))
+                acr = by_expansion.get(key) if len(key) >= 2 else None
+                if acr is not None:
                     out += [text[at:words[i].start()], acr.upper()]
                     at, i = words[j - 1].end(), j
                     break
@@ -189,6 +190,14 @@ class Acronyms:
         if not out:
             return None
         return "".join(out) + text[at:]
+
+    @functools.cached_property
+    def _by_expansion(self) -> tuple[dict[frozenset[str], str], int]:
+        """Acronym by its expansion's concepts, and the most words an expansion may span (its
+        concepts plus two linking words, "mixture of experts"): read by `abbreviated` on every
+        question, built once per library generation."""
+        by_expansion = {frozenset(exp): acr for acr, exp in sorted(self.table.items())}
+        return by_expansion, max((len(e) for e in by_expansion), default=0) + 2
 
     def rule(self, c: str) -> tuple[frozenset[str], frozenset[str] | None]:
         """How `expand(found)` comes to hold concept `c` when `found` does not: `found` holds one
