@@ -78,6 +78,24 @@ def test_factoid_quote_is_the_sentence_holding_the_answer(seeded):
     assert follow.citations and "1.3B" in follow.citations[0].quote, follow.text
 
 
+def test_how_many_quotes_the_sentence_that_counts(seeded):
+    """The count is the answer: not the sentence restating most of the question, nor a size
+    ("the Morph-1B model") standing before the counted word."""
+    ans = seeded.ask("How many models did the inference-efficient scaling law study train?")
+    assert ans.citations and "63 models" in ans.citations[0].quote, ans.text
+
+
+def test_counted_first_moves_only_whole_number_counts_of_the_asked_thing():
+    from paperscope.relevance.quotes import counted_first
+
+    sentences = ["We release the Morph-1B model.", "We fit scaling laws to many models.", "We train 63 models."]
+    scores = np.array([3.0, 5.0, 1.0])
+    q = analyze("How many models were trained?", _flat_idf, scaffolding=False)
+    assert list(np.argsort(-counted_first(q, sentences, range(3), scores))) == [2, 1, 0]
+    other = analyze("Which models were trained?", _flat_idf, scaffolding=False)
+    assert list(counted_first(other, sentences, range(3), scores)) == list(scores)
+    assert list(counted_first(q, sentences, [0, 1], scores[:2])) == [3.0, 5.0]  # only the rows given
+
 def test_quotes_ranked_in_one_batch_equal_ranking_each_paper_alone(seeded):
     """`Relevance.quote` scores all papers' sentences in one ranker call (the ranker scores each
     sentence on its own): the same order as `rank_sentences` paper by paper, the reference."""

@@ -14,7 +14,8 @@ their own weights. Research verbs count here ("What hardware was
 it demonstrated on?": "demonstrated" finds the answer), unlike in relevance, where they are
 scaffolding (`question.analyze(..., scaffolding=False)`). A logistic ranker over these was fitted
 on SciFact rationale sentences (findings, not background) and on the sentences holding factoid
-answers (`paperscope.bench.relevance_train`).
+answers (`paperscope.bench.relevance_train`). One rule over the ranker: for "how many X" the
+sentences that count X come first (`counted_first`).
 """
 
 from __future__ import annotations
@@ -127,6 +128,29 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     return np.array(out, dtype=np.float64).reshape(len(rows), len(SENTENCE_FEATURES))
 
 
+def counted_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
+                  scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """For "how many X", the sentences that count X ("training 63 models": a whole number the
+    question lacks, followed within two words by X) ahead of all others, in the ranker's order.
+    The count is the answer, and a sentence without it cannot be one however much of the
+    question it restates ("We perform extensive empirical studies to fit ... scaling laws"
+    outscored "training 63 models" for "How many models were trained to fit the scaling laws?").
+    A size is not a count ("the Morph-1B model"). Other questions: `scores` unchanged."""
+    how_many = _HOW_MANY.search(q.text)
+    if not how_many or not len(scores):
+        return scores
+    counted = concepts_of(stems(how_many.group(1)))
+    q_numbers = set(_NUMBER.findall(q.text))
+    bonus = float(scores.max() - scores.min()) + 1.0
+    out = scores.copy()
+    for j, i in enumerate(rows):
+        tokens = _TOKEN.findall(sentences[i])
+        if any(t.replace(",", "").isdigit() and t not in q_numbers
+               and concepts_of(stems(" ".join(tokens[k + 1:k + 3]))) & counted for k, t in enumerate(tokens)):
+            out[j] += bonus
+    return out
+
+
 def ranked(sentences: Sequence[str], scores: npt.NDArray[np.float64],
            rows: Sequence[int] | None = None) -> list[tuple[str, float]]:
     """The paper's sentences, best quote first, with their scores; sentences outside `rows` (not
@@ -146,7 +170,8 @@ def rank_sentences(ranker: QuoteRanker, q: Question, qvec: npt.NDArray[np.float3
     if not sentences:
         return []
     check(ranker)
-    return ranked(sentences, ranker.score(sentence_features(q, qvec, sentences, vectors, rows, title)), rows)
+    scores = ranker.score(sentence_features(q, qvec, sentences, vectors, rows, title))
+    return ranked(sentences, counted_first(q, sentences, range(len(sentences)) if rows is None else rows, scores), rows)
 
 
 def check(ranker: QuoteRanker) -> None:
