@@ -40,6 +40,26 @@ def test_alternatives_count_once_and_negated_parts_are_not_asked():
     assert sorted(g for g, _ in q.groups)[0] == frozenset({"symmetri", "equivari"})
 
 
+@pytest.mark.parametrize("question, topic", [
+    # A negation reaches to the end of its clause, not of the question.
+    ("Which papers look beyond plain text and work with images?", "images"),
+    ("Which papers use unlabeled data but not self-supervised pretraining?", "unlabeled data"),
+    ("Is there work on learning without labels and annotations?", "learning"),
+])
+def test_negation_ends_with_its_clause(question, topic):
+    assert analyze(question, _flat_idf).topic == topic
+
+
+def test_examples_end_where_the_question_goes_on():
+    q = analyze("Which papers quantize recurrent networks such as LSTMs or GRUs to very low bit widths?", _flat_idf)
+    groups = {g for g, _ in q.groups}
+    assert frozenset({"bit"}) in groups and frozenset({"width"}) in groups  # asked for, not one more example
+    # The examples are alternatives of their head word only: "quantize" is still asked for.
+    assert frozenset({"lstms", "grus", "network"}) in groups and frozenset({"quantiz"}) in groups
+    # Prepositions do not end them: "in MDPs" belongs to the example.
+    q = analyze("Is there work on reinforcement learning, for example regret guarantees in MDPs?", _flat_idf)
+    assert any({"regret", "mdps"} <= g for g, _ in q.groups)
+
 def test_scaffolding_verbs_do_not_hide_the_paper(seeded):
     """On the old hand-set formula these abstained ("concern", "look at" counted as concepts)."""
     for question, word in (("Which papers concern quantization?", "quantization"),

@@ -7,7 +7,10 @@
   as scaffolding when abstracts use them that way.
 - Alternatives count once: "symmetry or equivariance", "sparsity, for example pruned weights or
   sparse kernels" are one group each, covered when any member is.
-- Negated parts ("rather than neural nets", "instead of X") are not asked for.
+- Negated parts ("rather than neural nets", "instead of X") are not asked for, to the end of
+  their clause ("go beyond plain text and work with images" asks for images).
+- Examples ("such as", "for example") are alternatives of the word they illustrate, and end
+  where the question goes on ("networks such as LSTMs or GRUs to very low bit widths").
 - Each group weighs its content share times its IDF (library + background corpus), normalised
   to sum 1, so "MoE" outweighs "model".
 - Kind: `factoid` (asks for a number, name or detail: "How many ...", "Which loss does X use"),
@@ -40,8 +43,16 @@ _GENRE_STEMS = frozenset(_stemmer().stemWords(sorted(QUESTION_GENRE)))
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+|[,;:?.!()]")
 _ALT = {"or", "nor"}
+# Where the examples end and the question goes on (a new clause, a purpose); prepositions do not
+# end them ("policy evaluation or regret guarantees in MDPs" is one example).
+_EXAMPLE_END = frozenset({"to", "that", "which", "who", "whose", "where", "when", "whether", "while", "also", "so",
+                          "because", "if", "then"})
 _EXAMPLE = ("for example", "for instance", "such as", "e g", "like", "including", "especially", "in particular")
 _NEGATION = ("rather than", "instead of", "other than", "not", "without", "except", "apart from", "beyond", "unlike")
+# A negation reaches to the end of its clause: "go beyond plain text and work with images" asks
+# for images. A contrastive word always ends it; "and" ends it when what follows is not a topic
+# word ("and work with", "and in"): "without labels and annotations" still negates both.
+_NEGATION_END = frozenset({"but", "yet", "while", "whereas", "although", "though"})
 _WH = re.compile(r"^\s*(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications)\b|what has been done"
                         r"|what (research|work) exists)", re.I)
@@ -109,12 +120,17 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             run = []
             i += 1
             continue
+        if negated and (t in _NEGATION_END or (t == "and" and i + 1 < len(toks) and (
+                not toks[i + 1].isalnum() or contentness(toks[i + 1], stemmer.stemWord(toks[i + 1]), scaffolding) < 0.5))):
+            negated = False
         if two in _NEGATION or t in _NEGATION:
             negated = True
             i += 2 if two in _NEGATION else 1
             continue
         if two in _EXAMPLE or t in _EXAMPLE:
-            example_head = len(content) - 1 if content else None
+            # The examples are alternatives of the head word before them ("networks such as LSTMs
+            # or GRUs"), not of the words before it, so an "or" among them starts a new run.
+            example_head, run = (len(content) - 1 if content else None), []
             i += 2 if two in _EXAMPLE else 1
             continue
         if t in _ALT or (t == "and" and toks[i + 1:i + 2] == ["or"]):
@@ -134,6 +150,10 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             run.append(k)
         elif t not in ("of", "-"):
             run = []
+            if example_head is not None and len(content) - 1 > example_head and t in _EXAMPLE_END and i not in hyphened:
+                # The examples end where the question goes on ("such as LSTMs or GRUs to very low
+                # bit widths"): what follows is asked for, not one more example.
+                example_head = None
         i += 1
     parent = list(range(len(content)))
 
