@@ -271,3 +271,27 @@ def test_one_word_training_topics_are_topic_words_and_skip_the_benchmark():
     assert "sarcasm" not in word_topics(papers, 5, 150, 100, seed=0, skip=[re.compile("sarcas", re.I)])
     assert "hexapod" not in word_topics(papers, 5, 150, 100, seed=0, skip_words={"hexapod"})
     assert {"crowd", "counting", "grippers", "sarcasm"} <= benchmark_topic_words()  # benchmark topics' words
+
+
+def test_libraries_section_pools_the_hand_labelled_questions(tmp_path):
+    """One hand-labelled library through the `libraries` section: ingested from the corpus, its
+    questions scored as `paperscope eval` scores them (pooled over one library = that library's
+    own metrics), reused on a second run, and its row in the bench table."""
+    need(CORPUS.exists(), f"shared corpus missing at {CORPUS}")
+    from paperscope.bench.libraries import run_libraries
+    from paperscope.bench.run import machine, markdown
+
+    with pytest.raises(ValueError, match="unknown hand-labelled library"):
+        run_libraries(CORPUS, tmp_path, names=["libZ"])
+    res = run_libraries(CORPUS, tmp_path, names=["libA"])
+    own, pooled, totals = res["per_library"]["libA"], res["pooled"], res["totals"]
+    assert totals["questions"] == own["items"] >= 50
+    for metric in ("citation_precision", "citation_recall", "abstention_accuracy", "key_fact_rate"):
+        assert pooled[metric] == own[metric], metric
+    # The shipped model answers its own training library well; a broken id mapping scores ~0.
+    assert pooled["citation_precision"] > 0.7 and pooled["abstention_accuracy"] > 0.6, pooled
+    assert (tmp_path / "libraries" / "libA.jsonl").read_text().count("\n") == 38
+    again = run_libraries(CORPUS, tmp_path, names=["libA"])  # the library is reused, the answers the same
+    assert again["totals"] == totals
+    row = markdown({"machine": machine(), "libraries": res}).splitlines()[-1]
+    assert row.startswith("| hand-labelled libraries (1, ") and f"({totals['cited_ok']}/{totals['cited']})" in row

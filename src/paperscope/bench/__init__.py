@@ -38,6 +38,7 @@ Examples:
   paperscope bench --known-item          # known-item table only (tldr -> paper)
   paperscope bench --n 85864 --sections listall --work-dir /tmp/bench   # list-all quality, 20,000 and 85,864
   paperscope bench --crosslingual --n 20000 --work-dir /tmp/xl          # Chinese vs English questions
+  paperscope bench --n 100 --sections libraries --work-dir /tmp/libs    # ask over the hand-labelled libraries
   paperscope bench --n 85864 --baseline-n 5000 --json > bench.json   # full scale
 """
 
@@ -51,7 +52,8 @@ Examples:
               help="Abstracts for the three-way comparison (paperscope alone ingests all --n; 0: no comparison).")
 @click.option("--sections", default="ingest,quality,queries", show_default=True,
               help="Comma-separated subset of: ingest, quality, queries, listall (find_all recall/precision "
-                   "and latency on labelled topics, at 20,000 and --n papers).")
+                   "and latency on labelled topics, at 20,000 and --n papers), libraries (ask over the sixteen "
+                   "hand-labelled libraries, pooled; independent of --n).")
 @click.option("--baselines", default="naive,llama-index", show_default=True, help="Baselines to run ('' for none).")
 @click.option("--questions", "n_questions", type=int, default=200, show_default=True, help="Questions for query latency.")
 @click.option("--cold-runs", type=int, default=3, show_default=True, help="`paperscope ask` processes timed for cold start.")

@@ -13,6 +13,9 @@ ratios, not the absolute numbers. Sections (the first three by default):
 - listall (only when asked for: it runs ~110 find_all per library size): recall/precision of
   `find_all` against the labelled topics of questions/listall_topics.jsonl, per topic and mean,
   and its warm p50/p95, at min(20,000, n) and at n papers (paperscope.bench.listall).
+- libraries (only when asked for): `ask` over the sixteen hand-labelled 38-abstract libraries,
+  pooled citation precision/recall, abstention and key facts (paperscope.bench.libraries; in-sample
+  for the relevance model, a regression check).
 Leaves out: GPU measurements (gpu.sh beside this file).
 """
 
@@ -33,7 +36,7 @@ if TYPE_CHECKING:
 from paperscope.bench.corpus import default_corpus, embed_texts, sample, write_jsonl
 from paperscope.bench.pipelines import NAIVE_MAX_TOKENS, run_job
 
-SECTIONS = ("ingest", "quality", "queries", "listall")
+SECTIONS = ("ingest", "quality", "queries", "listall", "libraries")
 DEFAULT_SECTIONS = ("ingest", "quality", "queries")
 BASELINES = ("naive", "llama-index")
 WARMUP = 5  # untimed questions before the timed ones (models loaded, indexes read)
@@ -209,6 +212,10 @@ def run_bench(n: int = 5000, corpus: str | Path | None = None, baseline_n: int =
             from paperscope.bench.listall import run_listall
 
             report["listall"] = run_listall(records, work, topics_file=listall_topics, log=log)
+        if "libraries" in sections:
+            from paperscope.bench.libraries import run_libraries
+
+            report["libraries"] = run_libraries(corpus, work, log=log)
         report["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
         report["machine"]["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
         return report
@@ -264,4 +271,8 @@ def markdown(report: dict[str, Any]) -> str:
         from paperscope.bench.listall import markdown_rows
 
         lines.extend(markdown_rows(report["listall"]))
+    if report.get("libraries"):
+        from paperscope.bench import libraries
+
+        lines.extend(libraries.markdown_rows(report["libraries"]))
     return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""The hand-labelled libraries (the `libraries` section of `paperscope bench`): sixteen 38-abstract
+libraries of other conferences (questions/libraries.json) with 56-60 researcher questions each,
+labelled by reading every abstract (questions/lib<X>_questions.jsonl), answered by `ask` and scored
+as `paperscope eval` scores (paperscope.bench.evaluate), then pooled over all questions.
+
+In-sample: the relevance model is fitted on these questions (`relevance_train`), so the figures
+check that a change to question analysis, quotes or the decision does not undo what the model
+learned; held-out figures come from `relevance_train`'s report and from dev2.jsonl. Pooled, not
+averaged: citation precision = right citations / all citations over every question, and so on.
+Leaves out: `find_all` (the listall section) and LLM backends (extractive answers only).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from paperscope.bench.corpus import iter_records
+from paperscope.bench.evaluate import load_items, run_eval
+
+QUESTIONS = Path(__file__).with_name("questions")
+FIELDS = ("id", "title", "authors", "abstract", "venue", "year", "url", "keywords")
+
+
+def run_libraries(corpus: Path, work: Path, names: Sequence[str] | None = None,
+                  log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+    """Each library (all, or `names`) ingested once under `work`/libraries/<name> from `corpus`
+    records, its questions asked; per-library metrics and the pooled totals."""
+    from paperscope.assistant import Assistant
+
+    libraries: dict[str, list[str]] = json.loads((QUESTIONS / "libraries.json").read_text())
+    chosen = list(names) if names else sorted(libraries)
+    unknown = [n for n in chosen if n not in libraries]
+    if unknown:
+        raise ValueError(f"unknown hand-labelled library {', '.join(unknown)}; choose from {', '.join(sorted(libraries))}")
+    wanted = {i for n in chosen for i in libraries[n]}
+    by_id: dict[str, dict[str, Any]] | None = None
+    totals = {"questions": 0, "cited": 0, "cited_ok": 0, "gold": 0, "gold_cited": 0, "abstain_ok": 0,
+              "keys": 0, "keys_ok": 0}
+    per_library: dict[str, Any] = {}
+    for name in chosen:
+        data = work / "libraries" / name
+        assistant = Assistant.open(data)
+        if assistant.stats()["papers"] == 0:
+            if by_id is None:
+                by_id = {str(r["id"]): r for r in iter_records(corpus) if str(r.get("id")) in wanted}
+            missing = [i for i in libraries[name] if i not in by_id]
+            if missing:
+                raise ValueError(f"{corpus} lacks {len(missing)} papers of {name} (e.g. {missing[0]}): "
+                                 "pass the shared conference_abstracts corpus with --corpus")
+            src = work / "libraries" / f"{name}.jsonl"
+            src.parent.mkdir(parents=True, exist_ok=True)
+            src.write_text("".join(json.dumps({k: by_id[i][k] for k in FIELDS if by_id[i].get(k)}) + "\n"
+                                   for i in libraries[name]), encoding="utf-8")
+            assistant.ingest([src])
+        items = load_items(QUESTIONS / f"{name}_questions.jsonl")
+        log(f"libraries: {name}, {len(items)} questions")
+        result = run_eval(assistant, items)
+        per_library[name] = result["metrics"]
+        for item, row in zip(items, result["items"]):
+            ok = set(item.get("gold") or []) | set(item.get("acceptable") or [])
+            totals["questions"] += 1
+            totals["cited"] += len(row["cited"])
+            totals["cited_ok"] += sum(1 for c in row["cited"] if c in ok)
+            totals["gold"] += len(row["gold"])
+            totals["gold_cited"] += len(set(row["gold"]) & set(row["cited"]))
+            totals["abstain_ok"] += int(row["abstain_ok"])
+            if row["key_ok"] is not None:
+                totals["keys"] += 1
+                totals["keys_ok"] += int(row["key_ok"])
+    pooled = {
+        "citation_precision": round(totals["cited_ok"] / totals["cited"], 4) if totals["cited"] else None,
+        "citation_recall": round(totals["gold_cited"] / totals["gold"], 4) if totals["gold"] else None,
+        "abstention_accuracy": round(totals["abstain_ok"] / totals["questions"], 4) if totals["questions"] else None,
+        "key_fact_rate": round(totals["keys_ok"] / totals["keys"], 4) if totals["keys"] else None,
+    }
+    return {"libraries": chosen, "totals": totals, "pooled": pooled, "per_library": per_library}
+
+
+def markdown_rows(res: dict[str, Any]) -> list[str]:
+    t, p = res["totals"], res["pooled"]
+    return [f"| hand-labelled libraries ({len(res['libraries'])}, {t['questions']} questions, in-sample): citation "
+            f"precision / recall / abstention / key facts | {p['citation_precision']} ({t['cited_ok']}/{t['cited']}) / "
+            f"{p['citation_recall']} ({t['gold_cited']}/{t['gold']}) / {p['abstention_accuracy']} / "
+            f"{p['key_fact_rate']} ({t['keys_ok']}/{t['keys']}) |"]
