@@ -28,6 +28,10 @@ def _flat_idf(stems: set[str]) -> dict[str, float]:
     ("Which papers deal with large language models in some way?", "large language models"),
     ("Is anyone working on event cameras?", "event cameras"),
     ("Which papers tackle MoE latency?", "moe latency"),
+    # A negation reaches to the end of its clause, not of the question.
+    ("Which papers look beyond plain text and work with images?", "images"),
+    ("Which papers use unlabeled data but not self-supervised pretraining?", "unlabeled data"),
+    ("Is there work on learning without labels and annotations?", "learning"),
 ])
 def test_scaffolding_is_not_the_topic(question, topic):
     assert analyze(question, _flat_idf).topic == topic
@@ -40,16 +44,6 @@ def test_alternatives_count_once_and_negated_parts_are_not_asked():
     assert sorted(g for g, _ in q.groups)[0] == frozenset({"symmetri", "equivari"})
 
 
-@pytest.mark.parametrize("question, topic", [
-    # A negation reaches to the end of its clause, not of the question.
-    ("Which papers look beyond plain text and work with images?", "images"),
-    ("Which papers use unlabeled data but not self-supervised pretraining?", "unlabeled data"),
-    ("Is there work on learning without labels and annotations?", "learning"),
-])
-def test_negation_ends_with_its_clause(question, topic):
-    assert analyze(question, _flat_idf).topic == topic
-
-
 def test_examples_end_where_the_question_goes_on():
     q = analyze("Which papers quantize recurrent networks such as LSTMs or GRUs to very low bit widths?", _flat_idf)
     groups = {g for g, _ in q.groups}
@@ -59,6 +53,7 @@ def test_examples_end_where_the_question_goes_on():
     # Prepositions do not end them: "in MDPs" belongs to the example.
     q = analyze("Is there work on reinforcement learning, for example regret guarantees in MDPs?", _flat_idf)
     assert any({"regret", "mdps"} <= g for g, _ in q.groups)
+
 
 def test_scaffolding_verbs_do_not_hide_the_paper(seeded):
     """On the old hand-set formula these abstained ("concern", "look at" counted as concepts)."""
@@ -115,6 +110,7 @@ def test_counted_first_moves_only_whole_number_counts_of_the_asked_thing():
     other = analyze("Which models were trained?", _flat_idf, scaffolding=False)
     assert list(counted_first(other, sentences, range(3), scores)) == list(scores)
     assert list(counted_first(q, sentences, [0, 1], scores[:2])) == [3.0, 5.0]  # only the rows given
+
 
 def test_quotes_ranked_in_one_batch_equal_ranking_each_paper_alone(seeded):
     """`Relevance.quote` scores all papers' sentences in one ranker call (the ranker scores each

@@ -12,23 +12,23 @@ Leaves out: `find_all` (the listall section) and LLM backends (extractive answer
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from paperscope.bench.corpus import iter_records
 from paperscope.bench.evaluate import load_items, run_eval
-
-QUESTIONS = Path(__file__).with_name("questions")
-FIELDS = ("id", "title", "authors", "abstract", "venue", "year", "url", "keywords")
+from paperscope.bench.relevance_items import DATA as QUESTIONS
 
 
 def run_libraries(corpus: Path, work: Path, names: Sequence[str] | None = None,
                   log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
     """Each library (all, or `names`) ingested once under `work`/libraries/<name> from `corpus`
-    records, its questions asked; per-library metrics and the pooled totals."""
-    from paperscope.assistant import Assistant
+    records (as `relevance_train` builds them), its questions asked; per-library metrics and the
+    pooled totals."""
+    from paperscope.bench.relevance_train import library
 
     libraries: dict[str, list[str]] = json.loads((QUESTIONS / "libraries.json").read_text())
     chosen = list(names) if names else sorted(libraries)
@@ -36,34 +36,32 @@ def run_libraries(corpus: Path, work: Path, names: Sequence[str] | None = None,
     if unknown:
         raise ValueError(f"unknown hand-labelled library {', '.join(unknown)}; choose from {', '.join(sorted(libraries))}")
     wanted = {i for n in chosen for i in libraries[n]}
-    by_id: dict[str, dict[str, Any]] | None = None
+
+    @functools.cache
+    def by_id() -> dict[str, dict[str, Any]]:  # the corpus is read only when a library is built
+        return {str(r["id"]): r for r in iter_records(corpus) if str(r.get("id")) in wanted}
+
+    def records(name: str) -> Iterator[dict[str, Any]]:
+        missing = [i for i in libraries[name] if i not in by_id()]
+        if missing:
+            raise ValueError(f"{corpus} lacks {len(missing)} papers of {name} (e.g. {missing[0]}): "
+                             "pass the shared conference_abstracts corpus with --corpus")
+        yield from (by_id()[i] for i in libraries[name])
+
     totals = {"questions": 0, "cited": 0, "cited_ok": 0, "gold": 0, "gold_cited": 0, "abstain_ok": 0,
               "keys": 0, "keys_ok": 0}
     per_library: dict[str, Any] = {}
+    (work / "libraries").mkdir(parents=True, exist_ok=True)
     for name in chosen:
-        data = work / "libraries" / name
-        assistant = Assistant.open(data)
-        if assistant.stats()["papers"] == 0:
-            if by_id is None:
-                by_id = {str(r["id"]): r for r in iter_records(corpus) if str(r.get("id")) in wanted}
-            missing = [i for i in libraries[name] if i not in by_id]
-            if missing:
-                raise ValueError(f"{corpus} lacks {len(missing)} papers of {name} (e.g. {missing[0]}): "
-                                 "pass the shared conference_abstracts corpus with --corpus")
-            src = work / "libraries" / f"{name}.jsonl"
-            src.parent.mkdir(parents=True, exist_ok=True)
-            src.write_text("".join(json.dumps({k: by_id[i][k] for k in FIELDS if by_id[i].get(k)}) + "\n"
-                                   for i in libraries[name]), encoding="utf-8")
-            assistant.ingest([src])
+        assistant = library(work / "libraries", name, records(name))
         items = load_items(QUESTIONS / f"{name}_questions.jsonl")
         log(f"libraries: {name}, {len(items)} questions")
         result = run_eval(assistant, items)
         per_library[name] = result["metrics"]
-        for item, row in zip(items, result["items"]):
-            ok = set(item.get("gold") or []) | set(item.get("acceptable") or [])
+        for row in result["items"]:
             totals["questions"] += 1
             totals["cited"] += len(row["cited"])
-            totals["cited_ok"] += sum(1 for c in row["cited"] if c in ok)
+            totals["cited_ok"] += len(row["cited"]) - len(row["wrong_citations"])
             totals["gold"] += len(row["gold"])
             totals["gold_cited"] += len(set(row["gold"]) & set(row["cited"]))
             totals["abstain_ok"] += int(row["abstain_ok"])

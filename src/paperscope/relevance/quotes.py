@@ -45,13 +45,21 @@ _NEAR = 3  # tokens between a number and the question word it quantifies ("cut h
 _HOW_MANY = re.compile(r"\bhow many ((?:[A-Za-z][A-Za-z-]*\s+){0,1}[A-Za-z][A-Za-z-]*)", re.I)
 
 
-def _number_near(sent: str, q_numbers: set[str], concepts: set[str], counted: set[str]) -> float:
+def _counted(q: Question) -> set[str]:
+    """The concepts a "how many X" question counts (X), or none."""
+    how_many = _HOW_MANY.search(q.text)
+    return concepts_of(stems(how_many.group(1))) if how_many else set()
+
+
+def _number_near(sent: str, q_numbers: set[str], concepts: set[str], counted: set[str], whole: bool = False) -> float:
     """1 when a number the question lacks stands by what is asked: for "how many X", a number
     followed within two words by X ("How many models were trained?" -> "training 63 models", not
     "model parameters from 80M to 1B"); for other quantities, within `_NEAR` tokens of a question
-    word. The sentence states a quantity *of* what is asked, not just any number."""
+    word. The sentence states a quantity *of* what is asked, not just any number. `whole`: only
+    whole numbers count ("63", "1,000"; not the size "1B")."""
     tokens = _TOKEN.findall(sent)
-    numbers = [i for i, t in enumerate(tokens) if t[0].isdigit() and t.rstrip("%") not in q_numbers]
+    numbers = [i for i, t in enumerate(tokens) if t[0].isdigit() and t.rstrip("%") not in q_numbers
+               and (not whole or t.replace(",", "").isdigit())]
     if not numbers:
         return 0.0
     if counted:
@@ -95,8 +103,7 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     index, assoc = thesaurus()
     # Each question group's association vectors (groups outside the thesaurus: none).
     group_vecs = [assoc[[index[x] for x in g if x in index]] for g, _ in q.groups]
-    how_many = _HOW_MANY.search(q.text)
-    counted = concepts_of(stems(how_many.group(1))) if how_many else set()
+    counted = _counted(q)
     out = []
     for j, i in enumerate(rows):
         sent, ss = sentences[i], sets[i]
@@ -136,19 +143,12 @@ def counted_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     question it restates ("We perform extensive empirical studies to fit ... scaling laws"
     outscored "training 63 models" for "How many models were trained to fit the scaling laws?").
     A size is not a count ("the Morph-1B model"). Other questions: `scores` unchanged."""
-    how_many = _HOW_MANY.search(q.text)
-    if not how_many or not len(scores):
+    counted = _counted(q)
+    if not counted or not len(scores):
         return scores
-    counted = concepts_of(stems(how_many.group(1)))
     q_numbers = set(_NUMBER.findall(q.text))
-    bonus = float(scores.max() - scores.min()) + 1.0
-    out = scores.copy()
-    for j, i in enumerate(rows):
-        tokens = _TOKEN.findall(sentences[i])
-        if any(t.replace(",", "").isdigit() and t not in q_numbers
-               and concepts_of(stems(" ".join(tokens[k + 1:k + 3]))) & counted for k, t in enumerate(tokens)):
-            out[j] += bonus
-    return out
+    counts = np.array([_number_near(sentences[i], q_numbers, set(), counted, whole=True) for i in rows])
+    return scores + counts * (float(scores.max() - scores.min()) + 1.0)
 
 
 def ranked(sentences: Sequence[str], scores: npt.NDArray[np.float64],
