@@ -205,3 +205,24 @@ def test_glossary_build_keeps_whole_chinese_terms_and_leaves_out_labels_and_benc
     assert json.loads(out.read_text(encoding="utf-8"))["terms"] == [
         ["force torque", ["力矩"]], ["locomotion", ["行走"]], ["mirror descent", ["镜像下降"]]]
     assert counts == {"phrases": 3, "terms": 3, "dropped": 6}
+
+
+def test_a_phrase_the_dictionary_and_the_library_agree_on_is_one_concept(tmp_path):
+    """Below the phrase floor, a library phrase still translates several Chinese words when each
+    word's dictionary sense (or its own nearest library word) is in it: "同心 管 机器人" is
+    "concentric tube robots", not "united or concentric, manage or control, robot" (管's first
+    CC-CEDICT senses), and "人群 计数" is "crowd counting". A bracketed Chinese restatement is
+    searched but adds no part every paper must cover. 20,000-paper list-all benchmark, Chinese:
+    recall 0.589 -> 0.686, precision 0.694 -> 0.764."""
+    papers = [("a", "Kinematics of Concentric Tube Robots", []), ("b", "Human-Machine Interaction for Robot Arms", []),
+              ("c", "Crowd Counting with Density Maps", []), ("d", "Video Frame Rates", []),
+              ("e", "Causal Discovery from Observational Data", []), ("f", "Causal Structure Learning at Scale", []),
+              ("g", "Soft Grippers for Fragile Objects", [])]
+    enc = CountingEncoder()
+    lib = multilingual.build(tmp_path, "c", "g1", papers, enc)
+    t = translate("同心管机器人方面有哪些论文？", lib, enc)
+    assert t.analysis == "Which papers concentric tube robots", t
+    t = translate("人群计数方面有哪些论文？", lib, enc)
+    assert t.analysis == "Which papers crowd counting", t
+    t = translate("因果发现（因果结构学习）方面的论文有哪些？", lib, enc)
+    assert t.analysis == "Which papers causal discovery" and "structure learning" in t.english, t

@@ -32,6 +32,7 @@ from paperscope.index.catalog import Catalog
 from paperscope.index.multilingual import Encoder, LibraryVectors, Vectors, encoder
 from paperscope.records import Evidence
 from paperscope.settings import RetrieveSettings
+from paperscope.text.analyzer import terms
 from paperscope.text.zh import frame, gloss_for_analysis, glosses, has_cjk, research_terms, runs, to_english_query
 
 # Non-Latin scripts that go to the cross-lingual path: Han, Kana, Hangul, Cyrillic, Greek,
@@ -46,6 +47,15 @@ FLOOR = 0.70
 # is often another topic sharing one word ("复杂分布" -> "ensemble distribution", .78).
 SPAN_FLOOR = 0.80
 MAX_SPAN = 3
+# Below SPAN_FLOOR a phrase for several words still counts when the two witnesses agree: each
+# Chinese word has a dictionary sense or a near library phrase of its own inside it ("同心 管
+# 机器人" -> "concentric tube robots" at .67: concentric, tube (管's neighbour), robots). The
+# cosine alone cannot tell it from "human-machine" (.66); the dictionary alone picks
+# "united manage robot". Dictionary-based cross-language retrieval disambiguates senses by such
+# co-occurrence (Ballesteros & Croft 1998); here the library's phrases are the co-occurrences.
+AGREE_FLOOR = 0.55
+AGREE_K = 12
+WITNESSES = 5  # a word's own nearest phrases that may explain it (cosine >= FLOOR)
 
 
 def is_foreign(text: str) -> bool:
@@ -112,6 +122,35 @@ def _contradicts(words: Sequence[str], phrase: str) -> bool:
     return False
 
 
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(terms(text))
+
+
+def _agreed(words: Sequence[str], neighbours: dict[str, list[tuple[str, float]]]) -> tuple[str, float] | None:
+    """The nearest library phrase of the span `words` in which every word is explained (see
+    AGREE_FLOOR): the stems of one of its senses (a research term's own forms only; else its
+    CC-CEDICT glosses and its WITNESSES nearest phrases) are all in the phrase, which may hold
+    one word more ("软体 抓手" -> "soft robotic gripper")."""
+    senses: list[list[frozenset[str]]] = []
+    for word in words:
+        curated = research_terms().get(word)
+        forms = list(curated) if curated else [*glosses(word), *(p for p, c in neighbours.get(word, [])[:WITNESSES]
+                                                               if c >= FLOOR)]
+        senses.append([st for st in map(_stems, forms) if st])
+    for phrase, cosine in neighbours.get(_join(list(words)), []):
+        have = _stems(phrase)
+        used: set[str] = set()
+        for options in senses:
+            fits = [st for st in options if st <= have]
+            if not fits:
+                break
+            used |= max(fits, key=len)
+        else:
+            if len(have - used) <= 1:
+                return phrase, cosine
+    return None
+
+
 # "共形预测（conformal prediction）": the writer's own English for the words before the brackets.
 _WRITERS_TERM = re.compile(r"[（(]\s*([A-Za-z][^（）()\u4e00-\u9fff]*?)\s*[)）]")
 
@@ -139,18 +178,26 @@ def _writers_terms(pieces: list[str | list[str]], question: str) -> list[str | l
     return out
 
 
+# A bracketed Chinese restatement ("软体抓手（软体夹爪）", "因果发现（因果结构学习）") names the same
+# topic again: searched, but not one more part every paper must cover.
+_RESTATED = re.compile(r"[（(]([^（）()]*[\u4e00-\u9fff][^（）()]*)[)）]")
+
+
 def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Translated:
-    pieces = _writers_terms(_pieces(question), question)
+    main = _writers_terms(_pieces(_RESTATED.sub("，", question)), question)
+    pieces = main + [p for m in _RESTATED.finditer(question) for p in _pieces(m.group(1)) if isinstance(p, list)]
     spans = list(dict.fromkeys(_join(p[i:i + n]) for p in pieces if isinstance(p, list)
                                for n in range(1, MAX_SPAN + 1) for i in range(len(p) - n + 1)))
     vectors = encoder.embed([*spans, question])
-    near = dict(zip(spans, library.nearest(vectors[:-1], FLOOR)))
+    neighbours = dict(zip(spans, library.neighbours(vectors[:-1], AGREE_K, min(FLOOR, AGREE_FLOOR))))
+    near = {span: (found[0] if found and found[0][1] >= FLOOR else None) for span, found in neighbours.items()}
     parts: list[str] = []  # group texts and the "or"s between them
     latin: list[str] = []
     searched: list[str] = []
     previous: str | list[str] | None = None
-    for piece in pieces:
+    for k, piece in enumerate(pieces):
         after, previous = previous, piece
+        analysed = k < len(main)
         if isinstance(piece, str):
             if piece == "or":
                 parts.append(" or ")
@@ -169,7 +216,9 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
                 span = _join(piece[i:i + n])
                 hit = near.get(span)
                 if n > 1 and (hit is None or hit[1] < SPAN_FLOOR or _contradicts(piece[i:i + n], hit[0])):
-                    continue
+                    hit = _agreed(piece[i:i + n], neighbours)
+                    if hit is None:
+                        continue
                 if n > 1:  # a phrase of several words, nearer than SPAN_FLOOR: one concept
                     assert hit is not None
                     group, alts = hit[0], [hit[0]]
@@ -177,7 +226,8 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
                     group, alts = _concept(span, hit)
                 if group:
                     searched.extend(alts)
-                    parts.append(group)
+                    if analysed:
+                        parts.append(group)
                 i += n
                 break
     english = " ".join([*latin, *searched])

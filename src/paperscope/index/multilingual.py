@@ -129,6 +129,19 @@ class LibraryVectors:
         best = sims.argmax(axis=1)
         return [(self.phrases[j], float(sims[i, j])) if sims[i, j] >= floor else None for i, j in enumerate(best)]
 
+    def neighbours(self, vectors: Vectors, k: int, floor: float) -> list[list[tuple[str, float]]]:
+        """Per query row, up to `k` library phrases nearest to it (cosine >= `floor`), best first."""
+        if not len(self.phrases) or not len(vectors):
+            return [[] for _ in range(len(vectors))]
+        sims = vectors @ self.phrase_vectors.T
+        k = min(k, sims.shape[1])
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        out: list[list[tuple[str, float]]] = []
+        for i, row in enumerate(top):
+            row = row[np.argsort(-sims[i, row], kind="stable")]
+            out.append([(self.phrases[j], float(sims[i, j])) for j in row if sims[i, j] >= floor])
+        return out
+
     def titles_ranked(self, vector: Vectors, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
         """(paper_id, title cosine) best first, at most `n`."""
         if not self.ids:
