@@ -366,15 +366,64 @@ def test_find_all_reads_ranks_at_the_scale_of_the_library_the_model_was_fitted_o
     plain = seeded.relevance.rows(c.question, c.vectors, c.hits, snap, c.chunk_vectors)
     topic = seeded.relevance.rows(c.question, c.vectors, c.hits, snap, c.chunk_vectors, topic=True)
 
-    def read(r, scale):
-        return math.log(min(max(1.0, r * scale), features.RANK_CAP) if r else features.RANK_CAP)
+    def read(r, scale, best=features.RANK_CAP):
+        return math.log(min(max(1.0, r * scale) if r else features.RANK_CAP, features.RANK_CAP, best))
 
     assert any(h.bm25_rank and h.bm25_rank > 4 for h in c.hits)
+    cover = features.Cover(c.question, snap.acronyms)
     for p, t, h in zip(plain, topic, c.hits):
+        best = features.TITLE_RANK if features.states_topic(c.question, cover, seeded.relevance.texts.get(h.paper)) \
+            else features.RANK_CAP
         assert p["b_rank"] == read(h.bm25_rank, 1.0) and p["d_rank"] == read(h.dense_rank, 1.0)
-        assert t["b_rank"] == read(h.bm25_rank, 10 / 38) and t["d_rank"] == read(h.dense_rank, 10 / 38)
+        assert t["b_rank"] == read(h.bm25_rank, 10 / 38, best) and t["d_rank"] == read(h.dense_rank, 10 / 38, best)
     after = seeded.ask(question)
     assert [x.paper_id for x in after.citations] == [x.paper_id for x in before.citations]
+
+
+def test_a_title_that_states_the_topic_reads_as_a_top_rank_in_a_list():
+    """find_all reads a paper whose title states the question's topic as ranked at most
+    TITLE_RANK (a topic of 65 papers fills ranks 1-80, and the model read rank 60 as a tail
+    paper); the title must carry TITLE_TOPIC of the question's weight, with the question's
+    phrases together. `ask` reads ranks as they are."""
+    from paperscope.records import Paper
+    from paperscope.relevance.features import Cover, PaperText, states_topic
+    from paperscope.text.acronyms import Acronyms
+
+    q = analyze("Which papers are about exoskeleton robots?",
+                lambda stems: {s: 6.0 if s.startswith("exoskelet") else 1.0 for s in stems})
+
+    def states(question, title):
+        return states_topic(question, Cover(question, Acronyms({})), PaperText(Paper(paper_id="p", title=title,
+                                                                                     abstract="An abstract.")))
+
+    assert states(q, "A Low-Profile Hip Exoskeleton for Pathological Gait Assistance")  # "robots" is light
+    assert not states(q, "Robots that Walk on Rough Terrain")
+    nerf = analyze("Which papers use neural radiance fields?", _flat_idf)
+    assert states(nerf, "Neural Radiance Fields for Dynamic Scenes")
+    assert not states(nerf, "Neural Fields for Radiance Transfer")  # the words, not the phrase
+
+
+def test_find_all_lists_a_large_topics_titled_papers_at_any_rank(seeded, monkeypatch):
+    """Over the seeds, the titled papers of a question's topic get their ranks capped in
+    find_all's rows only; the other papers score as before."""
+    import paperscope.relevance.features as features
+
+    question = "Which papers address large language models?"
+    snap = seeded.catalog.snapshot()
+    c = seeded.candidates(question, snap, deep=True)
+    cover = features.Cover(c.question, snap.acronyms)
+    titled = [features.states_topic(c.question, cover, seeded.relevance.texts.get(h.paper)) for h in c.hits]
+    assert any(titled) and not all(titled)
+    with_rule = seeded.relevance.score(c.question, c.vectors, c.hits, snap, c.chunk_vectors, topic=True)
+    monkeypatch.setattr(features, "TITLE_RANK", features.RANK_CAP)
+    import paperscope.relevance as relevance
+    monkeypatch.setattr(relevance, "TITLE_RANK", features.RANK_CAP)
+    without = seeded.relevance.score(c.question, c.vectors, c.hits, snap, c.chunk_vectors, topic=True)
+    p_with = {ev.paper.paper_id: ev.support for ev in with_rule.evidence}
+    p_without = {ev.paper.paper_id: ev.support for ev in without.evidence}
+    changed = [h.paper_id for h, t in zip(c.hits, titled) if t and p_with[h.paper_id] != p_without[h.paper_id]]
+    assert changed  # some titled paper read deeper than TITLE_RANK before
+    assert all(p_with[h.paper_id] == p_without[h.paper_id] for h, t in zip(c.hits, titled) if not t)
 
 
 def test_an_adjective_made_from_a_name_covers_the_name():

@@ -25,6 +25,8 @@ from paperscope.records import Evidence, Hit, Paper
 from paperscope.relevance.contribution import CLAIMS, judge, support
 from paperscope.relevance.decision import Decision, decide
 from paperscope.relevance.features import (
+    RANK_CAP,
+    TITLE_RANK,
     Cover,
     QuestionVectors,
     Retrieval,
@@ -33,6 +35,7 @@ from paperscope.relevance.features import (
     candidate_features,
     matrix,
     rank_scale,
+    states_topic,
 )
 from paperscope.relevance.lexicon import idf as library_idf
 from paperscope.relevance.model import RelevanceModel, load
@@ -130,7 +133,9 @@ class Relevance:
         larger library, so ranks are read at the scale of the largest library the model was
         fitted on (`features.rank_scale`). Not for `ask`: the paper that answers a specific
         question ranks near the top in a library of any size (over the seeds plus 85,864
-        papers, scaling there made `ask` quote the key fact of dev.jsonl .33 instead of .67)."""
+        papers, scaling there made `ask` quote the key fact of dev.jsonl .33 instead of .67).
+        Also for `topic` only: a paper whose title states the topic reads as ranked at most
+        `TITLE_RANK` (`features.states_topic`), however many papers share the topic."""
         scale = rank_scale(len(corpus)) if topic else 1.0
         idf_mass = sum(library_idf({s for g, _ in q.groups for s in g}, corpus.stem_df, len(corpus)).values())
         rows = []
@@ -139,9 +144,10 @@ class Relevance:
         for rank, hit in enumerate(hits, 1):
             if hit.paper is None:
                 continue
-            info = Retrieval(hit.bm25_score, hit.bm25_rank, hit.dense_rank, rank, scale)
-            rows.append(candidate_features(q, qv, self.texts.get(hit.paper), chunk_vectors.get(hit.paper_id, empty),
-                                           info, cover, idf_mass))
+            text = self.texts.get(hit.paper)
+            best = TITLE_RANK if topic and states_topic(q, cover, text) else RANK_CAP
+            info = Retrieval(hit.bm25_score, hit.bm25_rank, hit.dense_rank, rank, scale, best)
+            rows.append(candidate_features(q, qv, text, chunk_vectors.get(hit.paper_id, empty), info, cover, idf_mass))
         add_relative(rows)
         return rows
 

@@ -142,7 +142,7 @@ def concepts_of(stem_list: Iterable[str]) -> set[str]:
 class PaperText:
     """A paper's words as the features need them, computed once per paper version."""
 
-    __slots__ = ("sentences", "title", "all", "head", "sent_sets", "seq", "pairs", "th_all", "th_title")
+    __slots__ = ("sentences", "title", "title_seq", "all", "head", "sent_sets", "seq", "pairs", "th_all", "th_title")
 
     def __init__(self, paper: Paper) -> None:
         title_kw = f"{paper.title} {' '.join(paper.keywords)}"
@@ -153,7 +153,8 @@ class PaperText:
         self.sent_sets = [concepts_of(x) for x in sent_stems]
         self.all = self.title.union(*self.sent_sets)
         self.head = self.title.union(*self.sent_sets[:2])
-        self.seq = [base_concept(s) for s in title_stems] + [base_concept(s) for x in sent_stems for s in x]  # phrases
+        self.title_seq = [base_concept(s) for s in title_stems]
+        self.seq = self.title_seq + [base_concept(s) for x in sent_stems for s in x]  # phrases
         # "a b" for words next to each other (or one apart): the phrases this paper uses
         self.pairs = {f"{a} {b}" for a, b in zip(self.seq, self.seq[1:])} | {f"{a} {b}" for a, b in zip(self.seq, self.seq[2:])}
         index, _ = thesaurus()
@@ -203,6 +204,7 @@ class Retrieval:
     dense_rank: int | None = None
     fused_rank: int | None = None
     scale: float = 1.0
+    best: float = float(RANK_CAP)  # no rank reads deeper than this (`TITLE_RANK` for a titled paper)
 
 
 def _covered(q: Question, found: set[str]) -> list[bool]:
@@ -232,6 +234,30 @@ class Cover:
 
     def share(self, found: set[str]) -> float:
         return self.weighted(self.hits(found))
+
+
+# find_all: a paper whose title (with its keywords) states the question's topic is read as if the
+# retrievers ranked it at most TITLE_RANK. In a topic of 65 papers ("exoskeleton robots", 20,000
+# papers) the titled papers fill ranks 1-80, and the model, fitted where few papers answer a
+# question, read rank 60 as a tail paper: "Hip exoskeleton for gait assistance" scored 0.07.
+# "States the topic": the title covers TITLE_TOPIC of the question's weight, and every phrase of
+# the question whose words are both in the title stands together there (at most one word apart).
+TITLE_TOPIC = 0.8
+TITLE_RANK = 3
+
+
+def states_topic(q: Question, cover: Cover, text: PaperText) -> bool:
+    """Whether `text`'s title and keywords state the question's topic (see TITLE_TOPIC)."""
+    if not q.groups or cover.weighted(cover.hits(text.title)) < TITLE_TOPIC:
+        return False
+    seq = text.title_seq
+    present = set(seq)
+    together = set(zip(seq, seq[1:])) | set(zip(seq, seq[2:]))
+    for a, b in q.phrases:
+        pair = (base_concept(a), base_concept(b))
+        if pair[0] in present and pair[1] in present and pair not in together:
+            return False
+    return True
 
 
 def _phrase_share(q: Question, seq: list[str]) -> float:
@@ -272,7 +298,7 @@ def candidate_features(q: Question, qv: QuestionVectors, text: PaperText, chunk_
     soft_title, _ = _soft(q, title_hits, text.th_title)
 
     def rank(r: int | None) -> float:
-        return math.log(min(max(1.0, r * retrieval.scale) if r else RANK_CAP, RANK_CAP))
+        return math.log(min(max(1.0, r * retrieval.scale) if r else RANK_CAP, RANK_CAP, retrieval.best))
 
     return {
         "cos_doc": float(cos.max()),
