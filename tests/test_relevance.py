@@ -44,6 +44,32 @@ def test_alternatives_count_once_and_negated_parts_are_not_asked():
     assert sorted(g for g, _ in q.groups)[0] == frozenset({"symmetri", "equivari"})
 
 
+def test_a_bracket_restating_a_phrase_is_its_alternative_as_a_whole():
+    """"event cameras (dynamic vision sensors)" is covered by either phrase (the bracket's words
+    are not one more part every paper must have), not by "dynamic" alone; "neural radiance fields
+    (NeRF)" by the phrase or the acronym. Phrases around "or" stay flat."""
+    from paperscope.relevance.features import Cover, _covered, concepts_of, stems
+    from paperscope.text.acronyms import Acronyms
+
+    def share(question, text):
+        q = analyze(question, _flat_idf)
+        found = concepts_of(stems(text))
+        cover = Cover(q, Acronyms({}))
+        assert cover.hits(found) == _covered(q, found)
+        return cover.share(found)
+
+    events = "Which papers use event cameras (dynamic vision sensors)?"
+    assert share(events, "Tracking with dynamic vision sensors") == 1.0
+    assert share(events, "Optical flow from event cameras") == 1.0
+    assert share(events, "Dynamic pricing with vision models") == 0.0
+    nerf = "Which papers build on neural radiance fields (NeRF)?"
+    assert share(nerf, "NeRF in the wild") == 1.0
+    assert share(nerf, "Neural radiance fields for dynamic scenes") == 1.0
+    assert share(nerf, "Neural fields for radiance transfer") == 1.0  # words, not order: phrases are features
+    assert share(nerf, "Neural networks for fields") == 0.0
+    assert analyze("Which papers do sign language recognition or translation?", _flat_idf).alternatives == ((),)
+
+
 def test_examples_end_where_the_question_goes_on():
     q = analyze("Which papers quantize recurrent networks such as LSTMs or GRUs to very low bit widths?", _flat_idf)
     groups = {g for g, _ in q.groups}

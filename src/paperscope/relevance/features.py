@@ -208,8 +208,10 @@ class Retrieval:
 
 
 def _covered(q: Question, found: set[str]) -> list[bool]:
-    """Which groups an already-expanded concept set covers: the reference `Cover` is tested against."""
-    return [not concepts_of(g).isdisjoint(found) for g, _ in q.groups]
+    """Which groups an already-expanded concept set covers (a group: any of its alternatives
+    with every stem present): the reference `Cover` is tested against."""
+    return [any(all(not concepts_of([s]).isdisjoint(found) for s in alt) for alt in q.options(i))
+            for i in range(len(q.groups))]
 
 
 class Cover:
@@ -218,15 +220,20 @@ class Cover:
     (expanding every sentence set of ~1,700 deep candidates was a third of find_all's time)."""
 
     def __init__(self, q: Question, acronyms: Acronyms) -> None:
-        concepts = [concepts_of(g) for g, _ in q.groups]  # a group is covered by any of its concepts
-        self.groups = [[(c, acronyms.rule(c)) for c in sorted(cs)] for cs in concepts]
+        concepts = [concepts_of(g) for g, _ in q.groups]
+        rules = {c: acronyms.rule(c) for cs in concepts for c in sorted(cs)}
+        # A group is covered by any of its alternatives; an alternative by all of its stems; a
+        # stem by any of its concepts (`Question.options`: each stem alone unless "or" joined phrases).
+        self.groups = [[[[(c, rules[c]) for c in sorted(concepts_of([s]))] for s in sorted(alt)] for alt in q.options(i)]
+                       for i in range(len(q.groups))]
         self.weights = [w for _, w in q.groups]
         # The main topic: the concepts of the groups weighing at least half the heaviest one.
         heaviest = max(self.weights, default=0.0)
         self.main: set[str] = set().union(*[cs for cs, w in zip(concepts, self.weights) if w >= 0.5 * heaviest])
 
     def hits(self, found: set[str]) -> list[bool]:
-        return [any(Acronyms.covers(c, rule, found) for c, rule in g) for g in self.groups]
+        return [any(all(any(Acronyms.covers(c, rule, found) for c, rule in stem) for stem in alt) for alt in g)
+                for g in self.groups]
 
     def weighted(self, hits: list[bool]) -> float:
         """The question's IDF weight of the covered groups."""
