@@ -226,3 +226,6 @@ def test_a_phrase_the_dictionary_and_the_library_agree_on_is_one_concept(tmp_pat
     assert t.analysis == "Which papers crowd counting", t
     t = translate("因果发现（因果结构学习）方面的论文有哪些？", lib, enc)
     assert t.analysis == "Which papers causal discovery" and "structure learning" in t.english, t
+    # Examples in a bracket are asked for, not a restatement.
+    t = translate("哪些论文研究循环网络（例如LSTM）？", lib, enc)
+    assert "LSTM" in t.english and "LSTM" in t.analysis, t

@@ -68,6 +68,8 @@ def test_a_bracket_restating_a_phrase_is_its_alternative_as_a_whole():
     assert share(nerf, "Neural fields for radiance transfer") == 1.0  # words, not order: phrases are features
     assert share(nerf, "Neural networks for fields") == 0.0
     assert analyze("Which papers do sign language recognition or translation?", _flat_idf).alternatives == ((),)
+    # The group's text (embedded for the group-similarity features) keeps the phrases whole.
+    assert analyze(events, _flat_idf).group_texts() == ["event cameras or dynamic vision sensors"]
 
 
 def test_examples_end_where_the_question_goes_on():
@@ -449,6 +451,7 @@ def test_find_all_lists_a_large_topics_titled_papers_at_any_rank(seeded, monkeyp
     p_without = {ev.paper.paper_id: ev.support for ev in without.evidence}
     changed = [h.paper_id for h, t in zip(c.hits, titled) if t and p_with[h.paper_id] != p_without[h.paper_id]]
     assert changed  # some titled paper read deeper than TITLE_RANK before
+    assert sum(p_with[pid] for pid in changed) > sum(p_without[pid] for pid in changed)
     assert all(p_with[h.paper_id] == p_without[h.paper_id] for h, t in zip(c.hits, titled) if not t)
 
 

@@ -131,17 +131,19 @@ def _agreed(words: Sequence[str], neighbours: dict[str, list[tuple[str, float]]]
     AGREE_FLOOR): the stems of one of its senses (a research term's own forms only; else its
     CC-CEDICT glosses and its WITNESSES nearest phrases) are all in the phrase, which may hold
     one word more ("软体 抓手" -> "soft robotic gripper")."""
-    senses: list[list[frozenset[str]]] = []
+    senses: list[list[tuple[frozenset[str], bool]]] = []  # per word: (a sense's stems, a dense neighbour?)
     for word in words:
         curated = research_terms().get(word)
-        forms = list(curated) if curated else [*glosses(word), *(p for p, c in neighbours.get(word, [])[:WITNESSES]
-                                                               if c >= FLOOR)]
-        senses.append([st for st in map(_stems, forms) if st])
+        near = [] if curated else [p for p, c in neighbours.get(word, [])[:WITNESSES] if c >= FLOOR]
+        senses.append([(st, form in near) for form in (curated or [*glosses(word), *near])
+                       if (st := _stems(form))])
     for phrase, cosine in neighbours.get(_join(list(words)), []):
         have = _stems(phrase)
         used: set[str] = set()
         for options in senses:
-            fits = [st for st in options if st <= have]
+            # A word's own nearest phrase explains it only when shorter than the candidate: the
+            # candidate itself (or a longer one) would vouch for itself.
+            fits = [st for st, dense in options if st <= have and not (dense and len(st) >= len(have))]
             if not fits:
                 break
             used |= max(fits, key=len)
@@ -180,12 +182,15 @@ def _writers_terms(pieces: list[str | list[str]], question: str) -> list[str | l
 
 # A bracketed Chinese restatement ("软体抓手（软体夹爪）", "因果发现（因果结构学习）") names the same
 # topic again: searched, but not one more part every paper must cover.
-_RESTATED = re.compile(r"[（(]([^（）()]*[\u4e00-\u9fff][^（）()]*)[)）]")
+# Only a bracket right after a Chinese word, holding Chinese, and not a list of examples
+# ("循环网络（例如LSTM）" asks for LSTMs).
+_RESTATED = re.compile(r"(?<=[\u4e00-\u9fff])[（(](?!\s*(?:例如|比如|譬如|如|包括|尤其))"
+                       r"([^（）()]*[\u4e00-\u9fff][^（）()]*)[)）]")
 
 
 def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Translated:
     main = _writers_terms(_pieces(_RESTATED.sub("，", question)), question)
-    pieces = main + [p for m in _RESTATED.finditer(question) for p in _pieces(m.group(1)) if isinstance(p, list)]
+    pieces = main + [p for m in _RESTATED.finditer(question) for p in _pieces(m.group(1)) if p != "or"]
     spans = list(dict.fromkeys(_join(p[i:i + n]) for p in pieces if isinstance(p, list)
                                for n in range(1, MAX_SPAN + 1) for i in range(len(p) - n + 1)))
     vectors = encoder.embed([*spans, question])
@@ -203,6 +208,8 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
                 parts.append(" or ")
                 continue
             latin.append(piece)
+            if not analysed:
+                continue
             if isinstance(after, str) and after != "or" and parts:
                 # Latin words written next to each other stay one phrase ("conformal prediction"):
                 # as separate parts the analysis lost the phrase match English questions get.
@@ -219,7 +226,7 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
                     hit = _agreed(piece[i:i + n], neighbours)
                     if hit is None:
                         continue
-                if n > 1:  # a phrase of several words, nearer than SPAN_FLOOR: one concept
+                if n > 1:  # a phrase of several words (SPAN_FLOOR, or agreed): one concept
                     assert hit is not None
                     group, alts = hit[0], [hit[0]]
                 else:

@@ -204,7 +204,9 @@ class Retrieval:
     dense_rank: int | None = None
     fused_rank: int | None = None
     scale: float = 1.0
-    best: float = float(RANK_CAP)  # no rank reads deeper than this (`TITLE_RANK` for a titled paper)
+    # No rank reads deeper than this (`TITLE_RANK` for a titled paper, a retriever's missing rank
+    # included: "ranked at most TITLE_RANK" is what the title says, whoever found the paper).
+    best: float = float(RANK_CAP)
 
 
 def _covered(q: Question, found: set[str]) -> list[bool]:
@@ -223,7 +225,7 @@ class Cover:
         concepts = [concepts_of(g) for g, _ in q.groups]
         rules = {c: acronyms.rule(c) for cs in concepts for c in sorted(cs)}
         # A group is covered by any of its alternatives; an alternative by all of its stems; a
-        # stem by any of its concepts (`Question.options`: each stem alone unless "or" joined phrases).
+        # stem by any of its concepts (`Question.options`: each stem alone unless a bracket restated a phrase).
         self.groups = [[[[(c, rules[c]) for c in sorted(concepts_of([s]))] for s in sorted(alt)] for alt in q.options(i)]
                        for i in range(len(q.groups))]
         self.weights = [w for _, w in q.groups]

@@ -95,8 +95,19 @@ class Question:
         return " ".join(self.order)
 
     def group_texts(self) -> list[str]:
-        """Each group as words ("symmetry or equivariance"), in group order."""
-        return [" or ".join(self.surface[s] for s in sorted(g)) for g, _ in self.groups]
+        """Each group as words ("symmetry or equivariance"; a restated phrase's alternatives as
+        phrases in question order: "event cameras or dynamic vision sensors"), in group order."""
+        first = {w: i for i, w in reversed(list(enumerate(self.order)))}
+        out = []
+        for i, (g, _) in enumerate(self.groups):
+            alts = self.alternatives[i] if i < len(self.alternatives) else ()
+            if alts:
+                phrases = [sorted((self.surface[s] for s in alt), key=lambda w: first.get(w, 0)) for alt in alts]
+                phrases.sort(key=lambda ws: first.get(ws[0], 0))
+                out.append(" or ".join(" ".join(ws) for ws in phrases))
+            else:
+                out.append(" or ".join(self.surface[s] for s in sorted(g)))
+        return out
 
     def describe(self, group: frozenset[str]) -> str:
         return "/".join(self.surface[s] for s in sorted(group))
