@@ -186,15 +186,15 @@ class Gatherer:
         Models" for one on memory footprint)."""
         if len(snapshot) < NAMED_MIN_LIBRARY:
             return scored
-        # The most specific phrase close enough to the question: the nearest titles' most specific
-        # shared phrase may name a part of the topic ("Density Map" for crowd density estimation,
-        # cosine 0.36) while the next names the topic ("Crowd Counting").
+        # Of the NAMED_TRIES most specific phrases, the nearest to the question: the nearest
+        # titles' most specific shared phrase may name a part of the topic ("Density Map" for
+        # crowd density estimation, cosine 0.36) while the next names the topic ("Crowd Counting").
         options = library_phrases(asked.question, asked.hits)[:NAMED_TRIES]
-        close = [float(v @ asked.vectors.question) >= NAMED_SIMILAR
-                 for v in (self.embedder.embed(options) if options else [])]
-        phrase = next((p for p, ok in zip(options, close) if ok), None)
-        if phrase is None:
+        sims = [float(v @ asked.vectors.question) for v in (self.embedder.embed(options) if options else [])]
+        close = [(sim, -i) for i, sim in enumerate(sims) if sim >= NAMED_SIMILAR]
+        if not close:
             return scored
+        phrase = options[-max(close)[1]]
         c = self.candidates(f"Which papers are about {phrase}?", snapshot, filters, deep=True, depth=NAMED_NEAR)
         named = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
         cite = self.relevance.thresholds()[0]
