@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paperscope.records import Evidence
-from paperscope.relevance.features import base_concept, concepts_of
+from paperscope.relevance.features import base_concept, covered_groups
 from paperscope.relevance.question import Question
 from paperscope.text.analyzer import _stemmer
 
@@ -103,8 +103,7 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         each = [covered(ev) for ev in evidence[:_EXPLAIN_DEPTH]]
         found: set[str] = set().union(*each)
         q = scored.question
-        group_sets = [concepts_of(g) for g, _ in q.groups]
-        missing = [g for (g, _), cs in zip(q.groups, group_sets) if cs.isdisjoint(found)]
+        missing = [g for (g, _), hit in zip(q.groups, covered_groups(q, found)) if not hit]
         # A phrase of the question ("flow matching") no candidate uses as a phrase is missing
         # as a whole, even when each word occurs somewhere on its own.
         for a, b in q.phrases:
@@ -113,6 +112,6 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         uncovered = phrases_of(q, missing)
         # "Its parts appear in different papers" only when no one paper has all of them: a paper
         # can use every word of the question and still not address it (scored under `cite`).
-        whole = any(all(not cs.isdisjoint(words) for cs in group_sets) for words in each)
+        whole = any(all(covered_groups(q, words)) for words in each)
         partial = not missing and not whole
     return Decision([], rest, uncovered, partial)

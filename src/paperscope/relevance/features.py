@@ -209,16 +209,17 @@ class Retrieval:
     best: float = float(RANK_CAP)
 
 
-def _covered(q: Question, found: set[str]) -> list[bool]:
+def covered_groups(q: Question, found: set[str]) -> list[bool]:
     """Which groups an already-expanded concept set covers (a group: any of its alternatives
-    with every stem present): the reference `Cover` is tested against."""
+    with every stem present): the reference `Cover` is tested against, and what an abstention
+    reads to say which parts no candidate covers."""
     return [any(all(not concepts_of([s]).isdisjoint(found) for s in alt) for alt in q.options(i))
             for i in range(len(q.groups))]
 
 
 class Cover:
     """Which of a question's groups a paper's concept set covers, acronyms both ways: the same as
-    `_covered(q, acronyms.expand(found))`, with the acronym rules looked up once per question
+    `covered_groups(q, acronyms.expand(found))`, with the acronym rules looked up once per question
     (expanding every sentence set of ~1,700 deep candidates was a third of find_all's time)."""
 
     def __init__(self, q: Question, acronyms: Acronyms) -> None:
@@ -283,9 +284,18 @@ def _soft(q: Question, hits: list[bool], ids: npt.NDArray[np.int64]) -> tuple[fl
     index, vecs = thesaurus()
     paper = vecs[ids] if len(ids) else None
     total, weakest = 0.0, 1.0
-    for (g, w), hit in zip(q.groups, hits):
+    for i, ((g, w), hit) in enumerate(zip(q.groups, hits)):
         best = 1.0
-        if not hit:
+        alternatives = q.alternatives[i] if i < len(q.alternatives) else ()
+        if not hit and alternatives and paper is not None:
+            # A restated phrase ("event cameras (dynamic vision sensors)"): each alternative is as
+            # near as its weakest word; any one word's own presence ("rare events") is not the
+            # phrase (read as a flat group, a diffusion paper scored 0.55 for event cameras).
+            def near(stem: str) -> float:
+                return max(0.0, float((paper @ vecs[index[stem]]).max())) if stem in index else 0.0
+
+            best = max(min(near(s) for s in alt) for alt in alternatives)
+        elif not hit:
             rows = [index[s] for s in g if s in index]
             best = max(0.0, float((paper @ vecs[rows].T).max())) if (rows and paper is not None) else 0.0
         total += w * best
