@@ -6,7 +6,7 @@ languages, Apache-2.0, numpy only, weights inside the wheel) embeds two things p
 - each paper's title: a question is ranked against them by cosine (`titles`), one more list in
   the fusion;
 - a lexicon of the library's own English phrases (title and keyword n-grams; for small
-  libraries also abstract n-grams): `nearest` maps a phrase of the question to the library's
+  libraries also abstract n-grams): `neighbours` maps a phrase of the question to the library's
   wording ("混合专家" -> "mixture of experts"), which dictionary glossing word by word loses
   ("mix/blend/hybrid", "expert").
 Why titles, not abstracts: measured on 20,000 abstracts with 160 hand-written Chinese
@@ -120,14 +120,6 @@ class LibraryVectors:
     titles: Vectors
     phrases: tuple[str, ...]
     phrase_vectors: Vectors
-
-    def nearest(self, vectors: Vectors, floor: float) -> list[tuple[str, float] | None]:
-        """Per query row, the library phrase nearest to it when its cosine reaches `floor`."""
-        if not len(self.phrases) or not len(vectors):
-            return [None] * len(vectors)
-        sims = vectors @ self.phrase_vectors.T
-        best = sims.argmax(axis=1)
-        return [(self.phrases[j], float(sims[i, j])) if sims[i, j] >= floor else None for i, j in enumerate(best)]
 
     def neighbours(self, vectors: Vectors, k: int, floor: float) -> list[list[tuple[str, float]]]:
         """Per query row, up to `k` library phrases nearest to it (cosine >= `floor`), best first."""

@@ -286,7 +286,7 @@ def _soft(q: Question, hits: list[bool], ids: npt.NDArray[np.int64]) -> tuple[fl
     total, weakest = 0.0, 1.0
     for i, ((g, w), hit) in enumerate(zip(q.groups, hits)):
         best = 1.0
-        alternatives = q.alternatives[i] if i < len(q.alternatives) else ()
+        alternatives = q.restated(i)
         if not hit and alternatives and paper is not None:
             # A restated phrase ("event cameras (dynamic vision sensors)"): each alternative is as
             # near as its weakest word; any one word's own presence ("rare events") is not the

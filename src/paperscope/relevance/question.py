@@ -85,10 +85,13 @@ class Question:
     # restates a phrase; () = any one stem covers the group.
     alternatives: tuple[tuple[frozenset[str], ...], ...] = ()
 
+    def restated(self, i: int) -> tuple[frozenset[str], ...]:
+        """Group `i`'s phrases when a bracket restated one, else ()."""
+        return self.alternatives[i] if i < len(self.alternatives) else ()
+
     def options(self, i: int) -> tuple[frozenset[str], ...]:
         """Group `i`'s alternatives: its phrases, or each stem alone."""
-        found = self.alternatives[i] if i < len(self.alternatives) else ()
-        return found or tuple(frozenset([s]) for s in sorted(self.groups[i][0]))
+        return self.restated(i) or tuple(frozenset([s]) for s in sorted(self.groups[i][0]))
 
     @property
     def topic(self) -> str:
@@ -100,7 +103,7 @@ class Question:
         first = {w: i for i, w in reversed(list(enumerate(self.order)))}
         out = []
         for i, (g, _) in enumerate(self.groups):
-            alts = self.alternatives[i] if i < len(self.alternatives) else ()
+            alts = self.restated(i)
             if alts:
                 phrases = [sorted((self.surface[s] for s in alt), key=lambda w: first.get(w, 0)) for alt in alts]
                 phrases.sort(key=lambda ws: first.get(ws[0], 0))
@@ -130,7 +133,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     run: list[int] = []  # the content words just before, not separated by any other word
     alternatives: list[int] = []  # the run before an "or": "decision trees or boosting"
     run_id, run_of = 0, []  # which run each content word is in
-    ors: list[tuple[list[int], int, bool]] = []  # (the run before an "or", the first word after, a bracket?)
+    brackets: list[tuple[list[int], int]] = []  # (the phrase before a bracket, the bracket's first word)
     bracket = False
     i = 0
     while i < len(toks):
@@ -173,7 +176,8 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             run_of.append(run_id)
             if pending_alt and k > 0:
                 links += [(a, k) for a in alternatives or [k - 1]]
-                ors.append((list(alternatives or [k - 1]), k, bracket))
+                if bracket:
+                    brackets.append((list(alternatives), k))
             if example_head is not None and k != example_head:
                 links.append((example_head, k))
             pending_alt = bracket = False
@@ -200,9 +204,9 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     # citations over the 16 hand-labelled libraries: "teams of multiple robots or agents sharing
     # an environment" has no phrase boundary a word list can see.)
     phrase_alts: dict[int, list[list[int]]] = {}  # first word in the bracket -> alternatives
-    for left, k, restated in ors:
+    for left, k in brackets:
         right = [j for j in range(k, len(content)) if run_of[j] == run_of[k]]
-        if restated and len(left) + len(right) >= 3:
+        if len(left) + len(right) >= 3:
             links.extend((k, j) for j in right[1:])
             phrase_alts.setdefault(k, []).extend([left, right])
     for a, b in links:
