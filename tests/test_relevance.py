@@ -708,3 +708,30 @@ def test_an_expansion_the_library_defines_is_also_asked_as_its_acronym(seeded, m
     now = slim()
     monkeypatch.setattr(type(snapshot.acronyms), "abbreviated", lambda self, text: None)
     assert slim() < 0.1 < now
+
+
+def test_an_acronym_a_paper_spells_out_otherwise_is_not_the_librarys():
+    """Where the library writes MoE for mixture of experts, a paper on "MoE (Monitoring
+    Ethereum)" covers neither "MoE" nor "experts" (at 20,000 papers plus the seeds it was listed
+    for "Which papers address MoE latency?"); a paper that spells out "Mixture of Experts (MoE)"
+    covers "MoE" even where only its title says it, and one that never spells it out still does."""
+    from paperscope.records import Paper
+    from paperscope.relevance.features import Cover, PaperText
+    from paperscope.text.acronyms import Acronyms, own_acronyms
+
+    assert own_acronyms("a framework, MoE (Monitoring Ethereum), that") == {"moe": {"monitor", "ethereu"}}
+    assert own_acronyms("Sparse Mixture-of-Experts (MoE) models") == {"moe": {"mixtur", "expert"}}
+    acronyms = Acronyms.learn(["Mixture of Experts (MoE) layers", "a Mixture-of-Experts (MoE) model"], min_count=1)
+
+    def paper(title: str, abstract: str) -> PaperText:
+        return PaperText(Paper(paper_id=title, title=title, abstract=abstract, source="t", position=1))
+
+    moe = Cover(analyze("Which papers address MoE latency?", _flat_idf), acronyms)
+    experts = Cover(analyze("Which papers address the latency of mixture of experts?", _flat_idf), acronyms)
+    ethereum = paper("Runtime monitoring of attacks", "We present MoE (Monitoring Ethereum), a framework. "
+                     "MoE detects attacks with low latency.")
+    assert moe.hits(ethereum.all) == [False, True] and not all(experts.hits(ethereum.all))
+    slim = paper("SlimMoE: compressing MoE models for low latency", "The Mixture of Experts (MoE) architecture scales.")
+    assert all(moe.hits(slim.title)) and all(moe.hits(slim.all))
+    plain = paper("Faster MoE inference", "We cut the latency of MoE layers.")
+    assert all(moe.hits(plain.all)) and all(experts.hits(plain.all))

@@ -32,7 +32,7 @@ from paperscope.records import Paper
 from paperscope.relevance.lexicon import thesaurus
 from paperscope.relevance.question import Question
 from paperscope.relevance.sentences import paper_key, paper_sentences
-from paperscope.text.acronyms import Acronyms
+from paperscope.text.acronyms import Acronyms, own_markers
 from paperscope.text.analyzer import _stemmer, raw_terms
 
 FEATURES = (
@@ -149,8 +149,10 @@ class PaperText:
         self.sentences = paper_sentences(paper)
         title_stems = stems(title_kw)
         sent_stems = [stems(s) for s in self.sentences]
-        self.title = concepts_of(title_stems)
-        self.sent_sets = [concepts_of(x) for x in sent_stems]
+        # Acronyms the paper spells out itself are marked in every set (`Acronyms.covers`).
+        own = own_markers(paper.abstract)
+        self.title = concepts_of(title_stems) | own
+        self.sent_sets = [concepts_of(x) | own for x in sent_stems]
         self.all = self.title.union(*self.sent_sets)
         self.head = self.title.union(*self.sent_sets[:2])
         self.title_seq = [base_concept(s) for s in title_stems]

@@ -80,6 +80,39 @@ def acronym_definitions(text: str) -> list[tuple[str, str]]:
     return out
 
 
+# "MoE (Monitoring Ethereum)": an acronym followed by its own spelling-out in brackets.
+_ACRONYM_THEN_WORDS = re.compile(r"\b([A-Z][A-Za-z0-9]{1,9})\s*\(([A-Za-z][A-Za-z0-9 -]{2,80})\)")
+
+
+def own_acronyms(text: str) -> dict[str, set[str]]:
+    """The acronyms (as concepts) `text` spells out itself, either way round ("Mixture of Experts
+    (MoE)", "MoE (Monitoring Ethereum)"), each with the concepts of its spelling-out."""
+    out: dict[str, set[str]] = {}
+    found = list(acronym_definitions(text))
+    for m in _ACRONYM_THEN_WORDS.finditer(text):
+        acr, words = m.group(1), [w for w in re.split(r"[\s-]+", m.group(2)) if w]
+        if written_as_acronym(acr) and acronym_expansion(acr, words) == " ".join(words):
+            found.append((acr, " ".join(words)))
+    for acr, expansion in found:
+        if terms(acr):
+            out.setdefault(concept(terms(acr)[0]), set()).update(concepts(expansion))
+    return out
+
+
+def own_markers(text: str) -> set[str]:
+    """Marks for a paper's concept sets, one per acronym it spells out itself and one per concept
+    of that spelling-out: the acronym then counts as the library's only where the paper's own
+    spelling-out holds the library's expansion ("MoE (Monitoring Ethereum)" is not mixture of
+    experts; see `Acronyms.covers`). Every set of the paper carries them, so a title that writes
+    only "MoE" reads as the abstract defines it."""
+    return {m for acr, exp in own_acronyms(text).items() for m in ("\x00" + acr, *(f"\x01{acr}|{c}" for c in exp))}
+
+
+def spelled_otherwise(acronym: str, expansion: Collection[str], found: Collection[str]) -> bool:
+    """Whether the paper of concept set `found` spells out `acronym` itself, and not as `expansion`."""
+    return "\x00" + acronym in found and not all(f"\x01{acronym}|{c}" in found for c in expansion)
+
+
 class Acronyms:
     """Corpus-learned acronym <-> expansion links, used for coverage: a paper that writes only
     "LLMs" covers "large language models", and one that writes "mixture of experts" covers "MoE"."""
@@ -199,24 +232,34 @@ class Acronyms:
         by_expansion = {frozenset(exp): acr for acr, exp in sorted(self.table.items())}
         return by_expansion, max((len(e) for e in by_expansion), default=0) + 2
 
-    def rule(self, c: str) -> tuple[frozenset[str], frozenset[str] | None]:
+    def rule(self, c: str) -> tuple[frozenset[tuple[str, frozenset[str]]], frozenset[str] | None]:
         """How `expand(found)` comes to hold concept `c` when `found` does not: `found` holds one
         of the acronyms whose expansion names `c`, or `c` is an acronym and `found` holds its
         whole expansion. (`covers` applies it: the question's few concepts are checked against a
         paper's set, instead of expanding every set of every candidate.)"""
         exp = self.table.get(c)
-        return frozenset(acr for acr, _ in self.reverse.get(c, ())), (frozenset(exp) if exp else None)
+        return frozenset((acr, frozenset(e)) for acr, e in self.reverse.get(c, ())), (frozenset(exp) if exp else None)
 
     @staticmethod
-    def covers(c: str, rule: tuple[frozenset[str], frozenset[str] | None], found: set[str]) -> bool:
+    def covers(c: str, rule: tuple[frozenset[tuple[str, frozenset[str]]], frozenset[str] | None], found: set[str]) -> bool:
         """`c in self.expand(found)`, given `rule = self.rule(c)`."""
         acronyms, expansion = rule
-        return c in found or not acronyms.isdisjoint(found) or (expansion is not None and expansion <= found)
+        if expansion is not None and expansion <= found:
+            return True
+        # An acronym the paper spells out itself counts in the library's meaning only where its
+        # spelling-out holds the library's expansion (`own_markers`): a paper on "MoE (Monitoring
+        # Ethereum)" covers neither "MoE" (mixture of experts) nor "experts" through it.
+        if c in found and (expansion is None or not spelled_otherwise(c, expansion, found)):
+            return True
+        return any(a in found and not spelled_otherwise(a, e, found) for a, e in acronyms)
 
     def expand(self, found: set[str]) -> set[str]:
         out = set(found)
         for c in found:
             exp = self.table.get(c)
+            if exp and spelled_otherwise(c, exp, found):
+                out.discard(c)  # spelled out otherwise by the paper itself (see `covers`)
+                continue
             if exp:
                 out |= exp
             for acr, exp in self.reverse.get(c, ()):
