@@ -60,6 +60,17 @@ def test_generating_a_layout_kind_is_not_layout_to_image(seeded):
     assert answer.abstained and not answer.citations, answer.text
 
 
+def test_a_place_between_topics_is_not_a_topic():
+    """"at the intersection of vision and language" asks for vision and language; the noun only
+    says where (it weighed 0.49 and the abstention said no paper covers "intersection of vision").
+    Not followed by "of"/"between" it is a word like any other ("intersection over union")."""
+    q = analyze("Any work at the intersection of vision and language?", _flat_idf)
+    assert {g for g, _ in q.groups} == {frozenset({"vision"}), frozenset({"languag"})}
+    q = analyze("Which papers study the interplay between memorization and generalization?", _flat_idf)
+    assert all("interplay" not in g for g, _ in q.groups)
+    assert frozenset({"intersect"}) in {g for g, _ in analyze("Which papers improve intersection over union?", _flat_idf).groups}
+
+
 def test_a_bracket_restating_a_phrase_is_its_alternative_as_a_whole():
     """"event cameras (dynamic vision sensors)" is covered by either phrase (the bracket's words
     are not one more part every paper must have), not by "dynamic" alone; "neural radiance fields

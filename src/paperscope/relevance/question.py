@@ -46,6 +46,9 @@ _GENRE_STEMS = frozenset(_stemmer().stemWords(sorted(QUESTION_GENRE)))
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+|[,;:?.!()]")
 _ALT = {"or", "nor"}
+# Nouns that place a topic between others ("at the intersection of vision and language", "the
+# interplay between X and Y"): followed by "of" or "between" they say where, not what.
+_BETWEEN = frozenset({"intersection", "interplay", "crossroads", "nexus", "confluence", "junction"})
 # Before an "or", a run of this many content words or more is read as shared words plus one
 # alternative: "automatically generate UI or poster layouts" asks for UI or poster (and for
 # generating them), not for any one of "automatically", "generate", "UI", "poster". Shorter runs
@@ -180,7 +183,8 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             i += 1
             continue
         s = stemmer.stemWord(t)
-        c = 0.0 if negated or (len(t) < 2 and not t.isdigit()) else contentness(t, s, scaffolding)
+        between = t in _BETWEEN and toks[i + 1:i + 2] in (["of"], ["between"])
+        c = 0.0 if negated or between or (len(t) < 2 and not t.isdigit()) else contentness(t, s, scaffolding)
         if c > 0:
             content.append((t, s, c))
             k = len(content) - 1
