@@ -746,3 +746,6 @@ def test_an_acronym_a_paper_spells_out_otherwise_is_not_the_librarys():
     assert all(moe.hits(slim.title)) and all(moe.hits(slim.all))
     plain = paper("Faster MoE inference", "We cut the latency of MoE layers.")
     assert all(moe.hits(plain.all)) and all(experts.hits(plain.all))
+    # A misspelt spelling-out that shares most of the library's expansion is still its meaning.
+    typo = paper("Faster MoE inference", "A new Mixture of Expertss (MoE) cuts latency.")
+    assert all(moe.hits(typo.all))

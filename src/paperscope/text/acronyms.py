@@ -109,8 +109,13 @@ def own_markers(text: str) -> set[str]:
 
 
 def spelled_otherwise(acronym: str, expansion: Collection[str], found: Collection[str]) -> bool:
-    """Whether the paper of concept set `found` spells out `acronym` itself, and not as `expansion`."""
-    return "\x00" + acronym in found and not all(f"\x01{acronym}|{c}" in found for c in expansion)
+    """Whether the paper of concept set `found` spells out `acronym` itself, and not as `expansion`:
+    its spelling-out shares fewer than half of the expansion's concepts ("Select, Guide, and
+    Generate (SGG)" is not scene graph generation; "visual-inertial odometery (VIO)", misspelt,
+    is still visual-inertial odometry)."""
+    if "\x00" + acronym not in found:
+        return False
+    return 2 * sum(f"\x01{acronym}|{c}" in found for c in expansion) < len(expansion)
 
 
 class Acronyms:
