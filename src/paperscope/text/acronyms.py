@@ -44,6 +44,12 @@ def _spells(letters: str, words: list[str]) -> bool:
     return any(word.startswith(letters[:k]) and _spells(letters[k:], words[1:]) for k in range(1, len(letters) + 1))
 
 
+def acronym_concept(word: str) -> str | None:
+    """The concept an acronym is keyed by in the table ("LLMs" -> "llms"), None without a term."""
+    t = terms(word)
+    return concept(t[0]) if t else None
+
+
 def acronym_expansion(acr: str, words: list[str]) -> str | None:
     """The shortest run of the last `words` whose initials spell `acr` ("LLMs" ->
     "Large Language Models"; linking words like "of" may be skipped), else whose word prefixes
@@ -94,8 +100,8 @@ def own_acronyms(text: str) -> dict[str, set[str]]:
         if written_as_acronym(acr) and acronym_expansion(acr, words) == " ".join(words):
             found.append((acr, " ".join(words)))
     for acr, expansion in found:
-        if terms(acr):
-            out.setdefault(concept(terms(acr)[0]), set()).update(concepts(expansion))
+        if key := acronym_concept(acr):
+            out.setdefault(key, set()).update(concepts(expansion))
     return out
 
 
@@ -105,7 +111,15 @@ def own_markers(text: str) -> set[str]:
     spelling-out holds the library's expansion ("MoE (Monitoring Ethereum)" is not mixture of
     experts; see `Acronyms.covers`). Every set of the paper carries them, so a title that writes
     only "MoE" reads as the abstract defines it."""
-    return {m for acr, exp in own_acronyms(text).items() for m in ("\x00" + acr, *(f"\x01{acr}|{c}" for c in exp))}
+    return {m for acr, exp in own_acronyms(text).items() for m in (_own(acr), *(_own_meaning(acr, c) for c in exp))}
+
+
+def _own(acronym: str) -> str:
+    return "\x00" + acronym  # not a concept: no word analyses to a control character
+
+
+def _own_meaning(acronym: str, c: str) -> str:
+    return f"\x01{acronym}|{c}"
 
 
 def spelled_otherwise(acronym: str, expansion: Collection[str], found: Collection[str]) -> bool:
@@ -113,9 +127,9 @@ def spelled_otherwise(acronym: str, expansion: Collection[str], found: Collectio
     its spelling-out shares fewer than half of the expansion's concepts ("Select, Guide, and
     Generate (SGG)" is not scene graph generation; "visual-inertial odometery (VIO)", misspelt,
     is still visual-inertial odometry)."""
-    if "\x00" + acronym not in found:
+    if _own(acronym) not in found:
         return False
-    return 2 * sum(f"\x01{acronym}|{c}" in found for c in expansion) < len(expansion)
+    return 2 * sum(_own_meaning(acronym, c) in found for c in expansion) < len(expansion)
 
 
 class Acronyms:
@@ -136,7 +150,7 @@ class Acronyms:
         written: dict[tuple[str, tuple[str, ...]], dict[str, int]] = {}
         for text in texts:
             for acr, expansion in acronym_definitions(text):
-                key = concept(terms(acr)[0]) if terms(acr) else None
+                key = acronym_concept(acr)
                 exp = tuple(sorted(concepts(expansion)))
                 if key and len(exp) >= 2 and key not in exp:
                     counts.setdefault(key, {}).setdefault(exp, 0)
@@ -159,7 +173,7 @@ class Acronyms:
         already say the expansion."""
         if not (written_as_acronym(word) or word.lower() in known):
             return None
-        key = concept(terms(word)[0]) if terms(word) else ""
+        key = acronym_concept(word) or ""
         exp = self.table.get(key)
         if not exp or exp <= present or key not in self.surface:
             return None
