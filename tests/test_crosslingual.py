@@ -6,14 +6,20 @@ factoid quote, and an index that is reused across ingests."""
 from __future__ import annotations
 
 import json
+import tempfile
 
 import numpy as np
 import pytest
 
-from paperscope import Assistant
+from paperscope import Assistant, Settings
 from paperscope.crosslingual import is_foreign, translate
 from paperscope.index import multilingual
+from paperscope.settings import EmbedSettings
 from paperscope.text.zh import frame, runs
+
+
+def fake_settings() -> Settings:
+    return Settings(embed=EmbedSettings(model="fake"))
 
 
 class CountingEncoder(multilingual.Encoder):
@@ -49,6 +55,50 @@ def test_dense_gloss_maps_a_phrase_to_the_librarys_wording(tmp_path):
     assert t.analysis.startswith("Which papers")
     top = lib.titles_ranked(t.vector, 2)
     assert top[0][0] == "c", top
+
+
+def test_large_calls_split_over_worker_processes_give_the_same_rows():
+    texts = [f"paper {i} on {topic}" for i, topic in enumerate(["graph neural networks", "事件相机", "diffusion"] * 4)]
+    alone = multilingual.Encoder(processes=1).embed(texts)
+    split = multilingual.Encoder(processes=2)
+    split.PARALLEL_MIN = 4  # type: ignore[misc]  # an index build's size, scaled down
+    rows = split.embed(texts)
+    assert split._model is None, "a large call is embedded by the worker processes, not in-process"
+    assert rows.shape == alone.shape and np.allclose(rows, alone, atol=1e-5)
+
+
+def test_titles_and_phrases_embedded_ahead_are_taken_by_the_build(tmp_path):
+    papers = [(str(i), f"Paper {i} on mixture of experts routing, topic {i % 4}", ["sparse experts"]) for i in range(12)]
+    ahead = multilingual.Ahead(tmp_path / "a", "c", papers, processes=2)
+    assert ahead.texts, "nothing indexed yet: every title and phrase is embedded ahead"
+    enc = CountingEncoder()
+    lib = multilingual.build(tmp_path / "a", "c", "g1", papers, enc, ahead=ahead)
+    assert enc.embedded == 0, "the build found every vector ready"
+    alone = multilingual.build(tmp_path / "b", "c", "g1", papers, CountingEncoder())
+    assert lib.phrases == alone.phrases
+    assert np.allclose(lib.titles, alone.titles, atol=1e-5)
+    assert np.allclose(lib.phrase_vectors, alone.phrase_vectors, atol=1e-5)
+    # A re-ingest of the same papers has nothing to embed ahead (and starts no worker).
+    again = multilingual.Ahead(tmp_path / "a", "c", papers)
+    assert again.texts == [] and again.workers is None
+
+
+def test_large_ingest_builds_the_same_crosslingual_index_with_workers(tmp_path, monkeypatch):
+    rows = [{"id": f"p{i}", "title": f"Event cameras for optical flow, part {i}",
+             "abstract": f"We estimate optical flow from event cameras. Variant {i} is faster."} for i in range(6)]
+    src = tmp_path / "p.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    small = Assistant.open(tmp_path / "small", settings=fake_settings())
+    small.ingest([src])
+    monkeypatch.setattr(multilingual.Encoder, "PARALLEL_MIN", 4)  # a large ingest, scaled down
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    large = Assistant.open(tmp_path / "large", settings=fake_settings())
+    large.ingest([src])
+    one, two = (a.catalog.multilingual(a.catalog.get_state("generation")) for a in (small, large))
+    assert one.ids == two.ids and one.phrases == two.phrases
+    assert np.allclose(one.titles, two.titles, atol=2e-3) and np.allclose(one.phrase_vectors, two.phrase_vectors, atol=2e-3)
+    assert not list((tmp_path / "tmp").iterdir()), "the workers' files are removed"
 
 
 def test_index_is_reused_across_generations(tmp_path):

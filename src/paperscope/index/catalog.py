@@ -248,11 +248,18 @@ class Catalog:
         papers = [Paper.model_validate_json(raw) for (raw,) in rows]
         return [(p.paper_id, p.display_title, p.keywords) for p in papers]
 
-    def build_multilingual(self, generation: str) -> LibraryVectors:
+    def build_multilingual(self, generation: str, ahead: multilingual.Ahead | None = None) -> LibraryVectors:
         """Embed titles and the phrase lexicon for `generation` (paperscope.index.multilingual)."""
         with self._xling_lock:
-            self._xling = multilingual.build(self.dir, self.collection, generation, self.paper_texts())
+            self._xling = multilingual.build(self.dir, self.collection, generation, self.paper_texts(), ahead=ahead)
             return self._xling
+
+    def multilingual_ahead(self, incoming: Sequence[Paper]) -> multilingual.Ahead:
+        """Start embedding, in the background, what the cross-lingual index will need once
+        `incoming` is stored (see `multilingual.Ahead`)."""
+        rows = {pid: (pid, title, kws) for pid, title, kws in self.paper_texts()}
+        rows.update((p.paper_id, (p.paper_id, p.display_title, p.keywords)) for p in incoming)
+        return multilingual.Ahead(self.dir, self.collection, list(rows.values()))
 
     def multilingual(self, generation: str) -> LibraryVectors:
         """The cross-lingual index of `generation`: in memory, from disk, or built now."""

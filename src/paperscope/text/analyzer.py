@@ -41,7 +41,10 @@ def raw_terms(text: str) -> list[str]:
     return [w.lower() for w in _ASCII_WORD.findall(text)]
 
 
-_HYPHENATED = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
+# Starts only where a word starts: without the lookbehind, finditer retried at every letter of
+# every unhyphenated word (quadratic in word length): 11 of the 56 s of a BM25 build at 85,864
+# papers. Same matches (checked on 30,000 abstracts), 3.4x faster.
+_HYPHENATED = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
 
 
 def terms(text: str) -> list[str]:
@@ -49,7 +52,8 @@ def terms(text: str) -> list[str]:
     counts as its joined form ("birth-weight" -> birth, weight, birthweight), so it meets a text
     that writes it as one word; `adjacent_joins` is the query side of the same normalisation."""
     words = [w for w in raw_terms(text) if w not in STOPWORDS and len(w) > 1]
-    words += [m.group(0).replace("-", "").lower() for m in _HYPHENATED.finditer(text)]
+    if "-" in text:
+        words += [m.group(0).replace("-", "").lower() for m in _HYPHENATED.finditer(text)]
     stemmed: list[str] = _stemmer().stemWords(words)
     return stemmed
 
