@@ -176,6 +176,29 @@ def test_counted_first_moves_only_whole_number_counts_of_the_asked_thing():
     assert list(counted_first(q, sentences, [0, 1], scores[:2])) == [3.0, 5.0]  # only the rows given
 
 
+def test_a_which_papers_quote_holds_what_the_title_does_not_say(seeded):
+    """"Which papers address MoE latency?": Oracle-MoE's title says MoE, so the quote must say
+    latency (the ranker alone quoted its theoretical-analysis finding)."""
+    ans = seeded.ask("Which papers address MoE latency?")
+    oracle = [c for c in ans.citations if c.title.startswith("Oracle-MoE")]
+    assert oracle and "latenc" in oracle[0].quote.lower(), ans.text
+
+
+def test_asked_first_moves_only_sentences_holding_every_word_the_title_lacks():
+    from paperscope.relevance.quotes import asked_first
+
+    sentences = ["Our MoE routes tokens by locality.", "MoE inference suffers high latency.", "Latency drops 2x."]
+    scores = np.array([5.0, 1.0, 3.0])
+    q = analyze("Which papers address MoE latency?", _flat_idf, scaffolding=False)
+    title = "Oracle-MoE: Locality-preserving Routing"
+    assert list(np.argsort(-asked_first(q, sentences, range(3), title, scores), kind="stable")) == [2, 1, 0]
+    # Every asked word in the title: the ranker's order stands; so for other kinds of question.
+    assert list(asked_first(q, sentences, range(3), "MoE latency at the edge", scores)) == list(scores)
+    factoid = analyze("What latency does the MoE reach?", _flat_idf, scaffolding=False)
+    assert list(asked_first(factoid, sentences, range(3), title, scores)) == list(scores)
+    assert list(asked_first(q, sentences, [0], title, scores[:1])) == [5.0]  # no sentence given holds it
+
+
 def test_quotes_ranked_in_one_batch_equal_ranking_each_paper_alone(seeded):
     """`Relevance.quote` scores all papers' sentences in one ranker call (the ranker scores each
     sentence on its own): the same order as `rank_sentences` paper by paper, the reference."""

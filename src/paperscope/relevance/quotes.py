@@ -14,8 +14,9 @@ their own weights. Research verbs count here ("What hardware was
 it demonstrated on?": "demonstrated" finds the answer), unlike in relevance, where they are
 scaffolding (`question.analyze(..., scaffolding=False)`). A logistic ranker over these was fitted
 on SciFact rationale sentences (findings, not background) and on the sentences holding factoid
-answers (`paperscope.bench.relevance_train`). One rule over the ranker: for "how many X" the
-sentences that count X come first (`counted_first`).
+answers (`paperscope.bench.relevance_train`). Two rules over the ranker: for "how many X" the
+sentences that count X come first (`counted_first`); for "which papers ..." the sentences holding
+every question word the title lacks (`asked_first`).
 """
 
 from __future__ import annotations
@@ -151,6 +152,27 @@ def counted_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     return scores + counts * (float(scores.max() - scores.min()) + 1.0)
 
 
+def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
+                scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """For "which papers ..." questions, the sentences that hold every question word the paper's
+    title lacks ahead of all others, in the ranker's order (when one does). Such a quote shows
+    the paper addresses what was asked; the ranker, fitted on findings (SciFact) and factoid
+    answers, quoted Oracle-MoE's "Theoretical analysis proves ... better expert activation
+    consistencies" for "Which papers address MoE latency?" over its "... will yield intolerable
+    inference latencies" (MoE is in the title; latency is what was asked about it).
+    Other questions: `scores` unchanged."""
+    if q.kind != "list" or not len(scores):
+        return scores
+    in_title = concepts_of(stems(title))
+    rest = [m for m in (concepts_of(g) for g, _ in q.groups) if not (m & in_title)]
+    if not rest:
+        return scores
+    holds = np.array([float(all(concepts_of(stems(sentences[i])) & m for m in rest)) for i in rows])
+    if not holds.any():
+        return scores
+    return scores + holds * (float(scores.max() - scores.min()) + 1.0)
+
+
 def ranked(sentences: Sequence[str], scores: npt.NDArray[np.float64],
            rows: Sequence[int] | None = None) -> list[tuple[str, float]]:
     """The paper's sentences, best quote first, with their scores; sentences outside `rows` (not
@@ -171,7 +193,8 @@ def rank_sentences(ranker: QuoteRanker, q: Question, qvec: npt.NDArray[np.float3
         return []
     check(ranker)
     scores = ranker.score(sentence_features(q, qvec, sentences, vectors, rows, title))
-    return ranked(sentences, counted_first(q, sentences, range(len(sentences)) if rows is None else rows, scores), rows)
+    picked = range(len(sentences)) if rows is None else rows
+    return ranked(sentences, asked_first(q, sentences, picked, title, counted_first(q, sentences, picked, scores)), rows)
 
 
 def check(ranker: QuoteRanker) -> None:
