@@ -199,6 +199,31 @@ def test_asked_first_moves_only_sentences_holding_every_word_the_title_lacks():
     assert list(asked_first(q, sentences, [0], title, scores[:1])) == [5.0]  # no sentence given holds it
 
 
+def test_find_all_does_not_list_papers_missing_a_heavy_part_once_others_cover_it_all(seeded):
+    """Topic mode lifts every paper of the larger topic (MoE); once three candidates cover the
+    whole question (MoE and latency), papers without latency are no longer listed."""
+    from paperscope.records import Evidence, Paper
+    from paperscope.relevance import Scored
+
+    snap = seeded.catalog.snapshot()
+    rel = seeded.relevance
+    reach = min(rel.thresholds()[0], rel.list_threshold())
+    q = rel.analyze("Which papers address MoE latency?", snap)
+
+    def scored(n_whole: int) -> Scored:
+        whole = [Paper(paper_id=f"w{i}", title=f"Fast MoE serving {i}",
+                       abstract="Mixture-of-Experts (MoE) inference suffers high latency. We cut it.") for i in range(n_whole)]
+        part = Paper(paper_id="p", title="Statistical mechanics of the mixture of experts",
+                     abstract="We study phase transitions of mixture of experts models.")
+        evidence = [Evidence(i + 1, p, 0.9, []) for i, p in enumerate([part, *whole])]
+        return Scored(q, None, evidence)  # type: ignore[arg-type]  # vectors are not read
+
+    out = {ev.paper.paper_id: ev.support for ev in rel.whole_topic(scored(3), snap).evidence}
+    assert out["p"] < reach and all(out[f"w{i}"] == 0.9 for i in range(3)), out
+    # Fewer papers say it all (a question described in other words): nothing moves.
+    assert all(ev.support == 0.9 for ev in rel.whole_topic(scored(2), snap).evidence)
+
+
 def test_quotes_ranked_in_one_batch_equal_ranking_each_paper_alone(seeded):
     """`Relevance.quote` scores all papers' sentences in one ranker call (the ranker scores each
     sentence on its own): the same order as `rank_sentences` paper by paper, the reference."""

@@ -169,7 +169,7 @@ class Gatherer:
             if max(best.values(), default=0) <= depth // 2:
                 break
             depth = FIND_ALL_DEPTH
-        return self._named(merged, found[0], snapshot, filters)
+        return self._named(self.relevance.whole_topic(merged, snapshot), found[0], snapshot, filters)
 
     def _listed(self, scored: Scored) -> set[str]:
         """The papers `find_all` would list (its decision, without the quotes)."""

@@ -48,6 +48,11 @@ from paperscope.text.acronyms import Acronyms
 __all__ = ["CorpusStats", "Decision", "Question", "Relevance", "Scored"]
 
 
+# find_all's whole-topic rule (`Relevance.whole_topic`).
+WHOLE_MIN = 3
+WHOLE_MISSING = 0.3
+
+
 class CorpusStats(Protocol):
     """Statistics of the library a question is answered from (a `Bm25Snapshot` is one)."""
 
@@ -110,6 +115,29 @@ class Relevance:
         if self.settings.list_threshold is not None:
             return self.settings.list_threshold
         return self.model.listing
+
+    def whole_topic(self, scored: Scored, corpus: CorpusStats) -> Scored:
+        """find_all: once at least `WHOLE_MIN` candidates cover every part of the question in their
+        own words, a paper missing `WHOLE_MISSING` of its weight or more is not listed (its
+        probability is capped below the list threshold; it may still show as related). Topic
+        mode reads ranks at the library's scale, which lifts every paper of the larger topic:
+        over 85,864 papers "Which papers address MoE latency?" listed ten MoE papers that never
+        mention latency (0.40 of the question's weight) at 0.31-0.66. A question described in
+        other words than the papers use (few candidates cover all of it) is left alone."""
+        q = scored.question
+        if len(q.groups) < 2:
+            return scored
+        cover = Cover(q, corpus.acronyms)
+        missing = [1.0 - cover.share(self.texts.get(ev.paper).all) for ev in scored.evidence]
+        if sum(1 for m in missing if m < 1e-9) < WHOLE_MIN:
+            return scored
+        cap = min(self.thresholds()[0], self.list_threshold()) * 0.999
+        evidence = [replace(ev, support=min(ev.support, cap)) if m >= WHOLE_MISSING else ev
+                    for ev, m in zip(scored.evidence, missing)]
+        evidence.sort(key=lambda ev: -ev.support)
+        for marker, ev in enumerate(evidence, 1):
+            ev.marker = marker
+        return replace(scored, evidence=evidence)
 
     def analyze(self, question: str, corpus: CorpusStats, scaffolding: bool = True) -> Question:
         df, n = corpus.stem_df, len(corpus)
