@@ -67,6 +67,16 @@ def test_large_calls_split_over_worker_processes_give_the_same_rows():
     assert rows.shape == alone.shape and np.allclose(rows, alone, atol=1e-5)
 
 
+def test_without_workers_a_large_call_is_embedded_in_process(monkeypatch):
+    texts = [f"paper {i} on graph neural networks" for i in range(6)]
+    alone = multilingual.Encoder(processes=1).embed(texts)
+    monkeypatch.setattr("sys.executable", "/nonexistent/python")  # no interpreter to start workers with
+    split = multilingual.Encoder(processes=2)
+    split.PARALLEL_MIN = 4  # type: ignore[misc]
+    rows = split.embed(texts)
+    assert split._model is not None and np.allclose(rows, alone, atol=1e-5)
+
+
 def test_titles_and_phrases_embedded_ahead_are_taken_by_the_build(tmp_path):
     papers = [(str(i), f"Paper {i} on mixture of experts routing, topic {i % 4}", ["sparse experts"]) for i in range(12)]
     ahead = multilingual.Ahead(tmp_path / "a", "c", papers, processes=2)

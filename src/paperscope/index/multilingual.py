@@ -88,7 +88,6 @@ class Encoder:
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return out
 
-
     def _embed_in_workers(self, texts: list[str]) -> Vectors | None:
         """Rows of `texts` from `processes` worker processes, or None when the workers cannot run
         here (then the caller embeds in-process)."""
@@ -110,19 +109,21 @@ class Workers:
         self.n_texts = len(texts)
         self.n = max(1, min(processes, len(texts)))
         self.procs: list[subprocess.Popen[bytes]] = []
-        self.tmp = tempfile.TemporaryDirectory(prefix="paperscope-xling-")
-        self.outs = [Path(self.tmp.name) / f"{k}.npy" for k in range(self.n)]
+        self.tmp: tempfile.TemporaryDirectory[str] | None = None
+        self.outs: list[Path] = []
         # The workers import what this process imports (a checkout on sys.path, not installed).
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         self.failed = False
         try:
+            self.tmp = tempfile.TemporaryDirectory(prefix="paperscope-xling-")
+            self.outs = [Path(self.tmp.name) / f"{k}.npy" for k in range(self.n)]
             for k in range(self.n):
                 src = Path(self.tmp.name) / f"{k}.json"
                 src.write_text(json.dumps(list(texts[k::self.n])), encoding="utf-8")
                 self.procs.append(subprocess.Popen(
                     [sys.executable, "-m", "paperscope.index.xling_worker", str(src), str(self.outs[k]), str(nice)],
                     stdin=subprocess.DEVNULL, env=env))
-        except OSError:
+        except OSError:  # no temporary directory, no interpreter to start: the caller embeds in-process
             self.failed = True
             self.cancel()
 
@@ -146,13 +147,14 @@ class Workers:
             if p.poll() is None:
                 p.kill()
                 p.wait()
-        self.tmp.cleanup()
+        if self.tmp is not None:
+            self.tmp.cleanup()
 
 
 class Ahead:
     """The titles and phrases an ingest will add to the cross-lingual index, embedded while the
     ingest embeds its chunks, by niced worker processes: they run in the CPU time the chunk
-    embedding leaves idle (~7% of two cores at 85,864 papers), so the index build at the end
+    embedding leaves idle (~0.2 of a core at 85,864 papers), so the index build at the end
     finds most of its vectors ready. `build(..., ahead=)` takes what they made."""
 
     def __init__(self, directory: Path, collection: str, papers: Sequence[tuple[str, str, Sequence[str]]],
