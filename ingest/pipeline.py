@@ -27,6 +27,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -267,19 +268,11 @@ def _finish(settings: Settings, store: ChromaStore, catalog: Catalog, summary: I
         generation = store.bump_generation()
         # The cross-lingual index embeds in worker processes (multilingual.Encoder) while this
         # process builds BM25: at 85,864 papers 36 s + 106 s of one core each, ~1 minute together.
-        xling = None
-        if settings.retrieve.multilingual:
-            from concurrent.futures import ThreadPoolExecutor
-
-            xling = ThreadPoolExecutor(1, thread_name_prefix="paperscope-xling")
-        try:
-            built = xling.submit(catalog.build_multilingual, generation, ahead) if xling else None
+        with ThreadPoolExecutor(1, thread_name_prefix="paperscope-xling") as xling:
+            built = xling.submit(catalog.build_multilingual, generation, ahead) if settings.retrieve.multilingual else None
             catalog.build_bm25(generation)
             if built is not None:
                 built.result()
-        finally:
-            if xling is not None:
-                xling.shutdown()
         catalog.set_state("ingest_pending", "")
         summary.index_seconds = time.perf_counter() - t_index
     elif not catalog.in_sync(store.count(), store.generation()):

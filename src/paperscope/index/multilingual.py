@@ -79,7 +79,7 @@ class Encoder:
         if not texts:
             return np.zeros((0, 512), np.float32)
         if self.processes > 1 and len(texts) >= self.PARALLEL_MIN:
-            found = self._embed_in_workers(list(texts))
+            found = Workers(texts, self.processes).collect()  # None: the workers could not run here
             if found is not None:
                 return found
         model = self._load()
@@ -87,11 +87,6 @@ class Encoder:
         out = np.concatenate(parts)
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return out
-
-    def _embed_in_workers(self, texts: list[str]) -> Vectors | None:
-        """Rows of `texts` from `processes` worker processes, or None when the workers cannot run
-        here (then the caller embeds in-process)."""
-        return Workers(texts, self.processes).collect()
 
 
 class Workers:

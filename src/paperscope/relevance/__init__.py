@@ -13,7 +13,7 @@ The Assistant talks to this package through `Relevance` only:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -65,6 +65,14 @@ class CorpusStats(Protocol):
     def __len__(self) -> int: ...
 
 
+def in_order(evidence: Iterable[Evidence]) -> list[Evidence]:
+    """`evidence` most likely first, markers renumbered 1.. in that order."""
+    out = sorted(evidence, key=lambda ev: -ev.support)
+    for marker, ev in enumerate(out, 1):
+        ev.marker = marker
+    return out
+
+
 @dataclass
 class Scored:
     """A question's candidates as the model saw them."""
@@ -84,10 +92,7 @@ class Scored:
             pid = ev.paper.paper_id
             if pid not in best or ev.support > best[pid].support:
                 best[pid] = ev
-        evidence = sorted(best.values(), key=lambda ev: -ev.support)
-        for marker, ev in enumerate(evidence, 1):
-            ev.marker = marker
-        return Scored(self.question, self.vectors, evidence, contribution=self.contribution)
+        return Scored(self.question, self.vectors, in_order(best.values()), contribution=self.contribution)
 
 
 class Relevance:
@@ -132,12 +137,8 @@ class Relevance:
         if sum(1 for m in missing if m < 1e-9) < WHOLE_MIN:
             return scored
         cap = min(self.thresholds()[0], self.list_threshold()) * 0.999
-        evidence = [replace(ev, support=min(ev.support, cap)) if m >= WHOLE_MISSING else ev
-                    for ev, m in zip(scored.evidence, missing)]
-        evidence.sort(key=lambda ev: -ev.support)
-        for marker, ev in enumerate(evidence, 1):
-            ev.marker = marker
-        return replace(scored, evidence=evidence)
+        return replace(scored, evidence=in_order(replace(ev, support=min(ev.support, cap)) if m >= WHOLE_MISSING else ev
+                                                 for ev, m in zip(scored.evidence, missing)))
 
     def analyze(self, question: str, corpus: CorpusStats, scaffolding: bool = True) -> Question:
         df, n = corpus.stem_df, len(corpus)
