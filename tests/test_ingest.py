@@ -77,8 +77,9 @@ def test_changed_abstract_replaces_old_chunks(tmp_path):
     assert (s.added, s.updated, s.unchanged) == (0, 1, 1)
     assert chunk_ids(a, "x") == ["x#0"], "stale chunks of the old version must be gone"
     assert a.store.count() == total_before - len(before) + 1
-    got = a.store.collection.get(ids=["x#0"], include=["metadatas"])
+    got = a.store.collection.get(ids=["x#0"], include=["metadatas", "documents"])
     assert json.loads(got["metadatas"][0]["paper"])["abstract"] == "A short replacement about zebra migration."
+    assert got["documents"] == [None], "chunk texts are not stored as Chroma documents (nothing reads them)"
     assert got["metadatas"][0]["n_chunks"] == 1
     assert a.catalog.hashes(["x"])["x"][1] == 1
     # BM25 sees the new text, not the old one.
