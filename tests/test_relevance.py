@@ -224,6 +224,51 @@ def test_find_all_does_not_list_papers_missing_a_heavy_part_once_others_cover_it
     assert all(ev.support == 0.9 for ev in rel.whole_topic(scored(2), snap).evidence)
 
 
+def test_names_topic_reads_title_opening_or_two_mentions_not_one_passing_one():
+    """A paper names its topic in its title, its first two sentences, or twice; one later mention
+    is in passing (the line the training labels draw)."""
+    from paperscope.records import Paper
+    from paperscope.relevance.features import Cover, PaperText, names_topic
+    from paperscope.text.acronyms import Acronyms
+
+    q = analyze("Which papers use Thompson sampling?", _flat_idf)
+    cover = Cover(q, Acronyms({}))
+    filler = "We study bandits. Regret bounds follow. Experiments agree. Code is public."
+
+    def text(title: str, abstract: str) -> PaperText:
+        return PaperText(Paper(paper_id="x", title=title, abstract=abstract))
+
+    assert names_topic(cover, text("Thompson Sampling for Bandits", filler))
+    assert names_topic(cover, text("Bandits", "Thompson sampling is popular. " + filler))
+    twice = f"{filler} We analyse Thompson sampling. Thompson sampling then wins."
+    assert names_topic(cover, text("Bandits", twice))
+    once = f"{filler} Baselines include Thompson sampling."
+    assert not names_topic(cover, text("Hierarchical Bayesian Bandits", once))
+
+
+def test_find_all_does_not_list_passing_mentions_once_three_papers_name_the_topic(seeded):
+    from paperscope.records import Evidence, Paper
+    from paperscope.relevance import Scored
+
+    snap = seeded.catalog.snapshot()
+    rel = seeded.relevance
+    cite = rel.thresholds()[0]
+    reach = min(cite, rel.list_threshold())
+    q = rel.analyze("Which papers use Thompson sampling?", snap)
+    filler = "We study bandits. Regret bounds follow. Experiments agree."
+
+    def scored(n_naming: int) -> Scored:
+        naming = [Paper(paper_id=f"n{i}", title=f"Thompson Sampling {i}", abstract=filler) for i in range(n_naming)]
+        passing = Paper(paper_id="p", title="Hierarchical Bayesian Bandits",
+                        abstract=f"{filler} Baselines include Thompson sampling.")
+        evidence = [Evidence(i + 1, p, 0.9, []) for i, p in enumerate([passing, *naming])]
+        return Scored(q, None, evidence)  # type: ignore[arg-type]  # vectors are not read
+
+    out = {ev.paper.paper_id: ev.support for ev in rel.names_rule(scored(3), snap).evidence}
+    assert out["p"] < reach and all(out[f"n{i}"] == 0.9 for i in range(3)), out
+    assert all(ev.support == 0.9 for ev in rel.names_rule(scored(2), snap).evidence)
+
+
 def test_quotes_ranked_in_one_batch_equal_ranking_each_paper_alone(seeded):
     """`Relevance.quote` scores all papers' sentences in one ranker call (the ranker scores each
     sentence on its own): the same order as `rank_sentences` paper by paper, the reference."""

@@ -169,7 +169,8 @@ class Gatherer:
             if max(best.values(), default=0) <= depth // 2:
                 break
             depth = FIND_ALL_DEPTH
-        return self._named(self.relevance.whole_topic(merged, snapshot), found[0], snapshot, filters)
+        merged = self.relevance.names_rule(self.relevance.whole_topic(merged, snapshot), snapshot)
+        return self._named(merged, found[0], snapshot, filters)
 
     def _listed(self, scored: Scored) -> set[str]:
         """The papers `find_all` would list (its decision, without the quotes)."""
@@ -196,7 +197,8 @@ class Gatherer:
             return scored
         phrase = options[-max(close)[1]]
         c = self.candidates(f"Which papers are about {phrase}?", snapshot, filters, deep=True, depth=NAMED_NEAR)
-        named = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
+        named = self.relevance.names_rule(
+            self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True), snapshot)
         cite = self.relevance.thresholds()[0]
         listed = self._listed(named) if any(ev.support >= cite for ev in named.evidence) else set()
         near = {h.paper_id for h in asked.hits if h.dense_rank is not None and h.dense_rank <= NAMED_NEAR}

@@ -40,10 +40,11 @@ leave-one-family-out (each family predicted by a model that never saw it), SciFa
 claim and the title/deep questions 5-fold by topic, with nDCG@10 against BM25 in the same run,
 citation precision, and the share of quotes that are rationale sentences. The cite / related
 thresholds are chosen on the held-out predictions of the human-written families; the list
-threshold (`find_all`, once a paper reaches the cite threshold) on the held-out deep questions:
-the lowest that keeps list precision >= .90. The quote ranker (logistic regression) is fitted on
-SciFact rationale sentences and on the sentences holding the answers of dev/qgen factoid and
-follow-up items.
+threshold (`find_all`, once a paper reaches the cite threshold) on the held-out deep questions,
+with find_all's named-topic rule applied: the best mean of recall and strict precision (a single
+passing mention counted wrong; precision counted twice), smoothed as the cite threshold. The quote
+ranker (logistic regression) is fitted on SciFact rationale sentences and on the sentences holding
+the answers of dev/qgen factoid and follow-up items.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ import numpy as np
 from paperscope.assistant import Assistant
 from paperscope.bench.corpus import default_corpus, iter_records, sample
 from paperscope.bench.relevance_items import DATA, HUMAN_LIBRARIES, Item, build_items, load_jsonl
+from paperscope.bench.relevance_lists import choose_list_threshold, list_outcomes, names_flags
 from paperscope.bench.relevance_quotes import fit_quotes, quote_rows
 from paperscope.bench.trees import export_trees
 from paperscope.relevance import features as F
@@ -73,7 +75,6 @@ from paperscope.relevance.model import MODEL, RelevanceModel
 HUMAN = {"dev", *(f"qgen{x}" for x in HUMAN_LIBRARIES)}
 FAMILIES = ("scifact", "title", "deep", "tldr", "small", "dev", "off", *(f"qgen{x}" for x in HUMAN_LIBRARIES), "zh")
 HELD_OUT_WITH = {"deep": "title"}  # deep asks the title family's questions: held out together
-LIST_PRECISION = 0.90  # the list threshold keeps held-out list precision at least this (issue 11's bar)
 DEEP_NEGATIVES = 400  # negatives kept per deep question (weighted up for the rest)
 # Human-written families weigh x6 (held out by family: abstention .752 -> .759, precision .838 ->
 # .844, recall .436 -> .457 against x3; x12 traded recall for precision), the Chinese ones x3.
@@ -242,41 +243,6 @@ def choose_thresholds(rows: list[dict[str, Any]], p: np.ndarray,
     return cite, min(related, cite), table
 
 
-def list_outcomes(rows: list[dict[str, Any]], p: np.ndarray, items: dict[str, Item], cite: float,
-                  listing: float) -> dict[str, float]:
-    """`find_all`'s decision on the deep questions: empty unless the best paper reaches `cite`,
-    else every paper from `listing` up; macro recall and precision (unsure papers count as right)."""
-    by: dict[str, list[tuple[float, str]]] = defaultdict(list)
-    for r, pi in zip(rows, p):
-        if r["_family"] == "deep":
-            by[r["_item"]].append((float(pi), r["_pid"]))
-    recall, precision, empty = [], [], 0
-    for iid, lst in by.items():
-        gold, ok = set(items[iid]["gold"]), set(items[iid]["gold"]) | set(items[iid]["unsure"])
-        listed = [pid for pi, pid in lst if pi >= min(listing, cite)] if max(lst)[0] >= cite else []
-        recall.append(len(gold & set(listed)) / max(len(gold), 1))
-        if listed:
-            precision.append(sum(pid in ok for pid in listed) / len(listed))
-        else:
-            empty += 1
-    return {"list": listing, "questions": len(by), "recall": float(np.mean(recall)) if recall else float("nan"),
-            "precision": float(np.mean(precision)) if precision else float("nan"), "empty": empty}
-
-
-def choose_list_threshold(rows: list[dict[str, Any]], p: np.ndarray, items: dict[str, Item],
-                          cite: float) -> tuple[float, list[dict[str, float]]]:
-    """The list threshold: on the held-out deep questions, the lowest at which list precision
-    stays >= LIST_PRECISION (else the best F1); never above `cite`."""
-    table = [list_outcomes(rows, p, items, cite, float(t)) for t in np.round(np.arange(0.1, cite + 0.001, 0.05), 2)]
-    table = [m for m in table if m["questions"]]
-    if not table:
-        return cite, []
-    good = [m for m in table if m["precision"] >= LIST_PRECISION]
-    pick = min(good, key=lambda m: m["list"]) if good else max(
-        table, key=lambda m: 2 * m["recall"] * m["precision"] / ((m["recall"] + m["precision"]) or 1))
-    return pick["list"], table
-
-
 # -- main -----------------------------------------------------------------------------------
 def main() -> None:
     ap = argparse.ArgumentParser(description="Fit the relevance model and report held-out figures.")
@@ -321,9 +287,10 @@ def main() -> None:
     w = weights(rows)
     p = held_out(rows, x, y, w, args.seed)
     cite, related, table = choose_thresholds(rows, p, by_item)
-    listing, list_table = choose_list_threshold(rows, p, by_item, cite)
+    names = names_flags(libs, by_item, rows)
+    listing, list_table = choose_list_threshold(rows, p, by_item, cite, names)
     report: dict[str, Any] = {"cite": cite, "related": related, "list": listing, "families": {},
-                              "deep_as_listed": list_outcomes(rows, p, by_item, cite, listing)}
+                              "deep_as_listed": list_outcomes(rows, p, by_item, cite, listing, names)}
     for f in FAMILIES:
         mask = [r["_family"] == f for r in rows]
         rr = [r for r, m in zip(rows, mask) if m]
