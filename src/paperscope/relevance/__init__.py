@@ -139,9 +139,7 @@ class Relevance:
         missing = [1.0 - cover.share(self.texts.get(ev.paper).all) for ev in scored.evidence]
         if sum(1 for m in missing if m < 1e-9) < WHOLE_MIN:
             return scored
-        cap = min(self.thresholds()[0], self.list_threshold()) * 0.999
-        return replace(scored, evidence=in_order(replace(ev, support=min(ev.support, cap)) if m >= WHOLE_MISSING else ev
-                                                 for ev, m in zip(scored.evidence, missing)))
+        return self._unlisted(scored, [m >= WHOLE_MISSING for m in missing])
 
     def names_rule(self, scored: Scored, corpus: CorpusStats) -> Scored:
         """find_all: a paper that names the question's topic only once in passing, not in its title
@@ -163,9 +161,14 @@ class Relevance:
         naming = [ev for ev, ok in zip(scored.evidence, flags) if ok and ev.support >= reach]
         if len(naming) < NAMES_MIN or naming[0].support < cite:
             return scored
-        cap = reach * 0.999
-        return replace(scored, evidence=in_order(ev if ok else replace(ev, support=min(ev.support, cap))
-                                                 for ev, ok in zip(scored.evidence, flags)))
+        return self._unlisted(scored, [not ok for ok in flags])
+
+    def _unlisted(self, scored: Scored, drop: Sequence[bool]) -> Scored:
+        """`scored` with the papers `drop` marks capped just below the list threshold: find_all's
+        rules keep them from the list, not from the related papers."""
+        cap = min(self.thresholds()[0], self.list_threshold()) * 0.999
+        return replace(scored, evidence=in_order(replace(ev, support=min(ev.support, cap)) if d else ev
+                                                 for ev, d in zip(scored.evidence, drop)))
 
     def analyze(self, question: str, corpus: CorpusStats, scaffolding: bool = True) -> Question:
         df, n = corpus.stem_df, len(corpus)
