@@ -57,3 +57,19 @@ def test_drafter_quote_accepted_only_if_verbatim():
 def test_marker_after_sentence_end_binds_to_previous_sentence():
     out = verify("Oracle routing cuts inference latency on phones. [1] Protein folding uses diffusion. [2]", _evidence())
     assert [c.paper_id for c in out.citations] == ["a:1", "b:2"]
+
+
+def test_list_line_whose_quote_restates_the_title_keeps_its_citation():
+    # The line names the paper (title, authors, venue, year) and quotes a sentence made of title
+    # words only: the quote, not the names, is what the abstract supports.
+    abstract = ("This study presents a soft robotic gripper for grasping irregular objects. "
+                "The design maximises mechanical advantage.")
+    paper = Paper(paper_id="c:3", abstract=abstract, title="Optimal design of a soft robotic gripper for grasping "
+                  "irregular objects", authors=["Chih-Hsing Liu", "Chen-Hua Chiu"], venue="ICRA", year=2017)
+    quote = "This study presents a soft robotic gripper for grasping irregular objects."
+    ev = [Evidence(1, paper, 0.9, [(quote, 1.0), ("The design maximises mechanical advantage.", 0.2)])]
+    line = f"- {paper.title} (Chih-Hsing Liu and Chen-Hua Chiu, ICRA 2017): \u201c{quote}\u201d [1]"
+    out = verify(line, ev, {1: quote})
+    assert [c.paper_id for c in out.citations] == ["c:3"] and out.citations[0].quote == quote
+    # Names alone still support nothing.
+    assert verify("Liu and Chiu, ICRA 2017 [1].", ev).citations == []

@@ -88,10 +88,15 @@ def find_verbatim(quote: str, abstract: str) -> str | None:
 
 def best_supporting_sentence(claim: str, ev: Evidence) -> tuple[str, int, float]:
     """(sentence, shared content terms, share of the claim's terms) best matching a claim."""
-    title_terms = set(terms(ev.paper.display_title))
+    p = ev.paper
+    # Words that name the paper restated in the claim do not show the claim is supported: its
+    # title, and the authors, venue and year an answer line gives ("(C. Liu and C. Chiu, ICRA
+    # 2017)"). Left in, those were all that remained of a line whose quote uses only title words
+    # ("This study presents a soft robotic gripper ..." for "... a soft robotic gripper ..."),
+    # and no sentence shares author names: the paper was dropped from its own list.
+    named = set(terms(" ".join([p.display_title, *p.authors, p.venue, str(p.year or "")])))
     claim_terms = set(terms(claim)) - {"[", "]"}
-    # Words of the title restated in the claim do not show the claim is supported.
-    informative = claim_terms - title_terms or claim_terms
+    informative = claim_terms - named or claim_terms
     best = (ev.best_sentence, 0, 0.0)
     rank = {s: i for i, (s, _) in enumerate(ev.sentences)}
     for sent, _score in ev.sentences:
