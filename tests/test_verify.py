@@ -71,5 +71,7 @@ def test_list_line_whose_quote_restates_the_title_keeps_its_citation():
     line = f"- {paper.title} (Chih-Hsing Liu and Chen-Hua Chiu, ICRA 2017): \u201c{quote}\u201d [1]"
     out = verify(line, ev, {1: quote})
     assert [c.paper_id for c in out.citations] == ["c:3"] and out.citations[0].quote == quote
+    more = line.replace("Chih-Hsing Liu and Chen-Hua Chiu", "Chih-Hsing Liu et al.")
+    assert [c.paper_id for c in verify(more, ev, {1: quote}).citations] == ["c:3"]
     # Names alone still support nothing.
     assert verify("Liu and Chiu, ICRA 2017 [1].", ev).citations == []
