@@ -41,6 +41,7 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import redact
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
+from paperscope.text.scope import KNOWN_VENUES, read_scope
 from paperscope.text.zh import has_cjk, to_english_query
 
 if TYPE_CHECKING:
@@ -191,34 +192,42 @@ class Assistant:
             notes.append(f"question truncated to its first {MAX_QUESTION_CHARS} characters")
         return question, notes
 
-    def _prepare(self, question: str, filters: FilterArg) -> tuple[Plan, Bm25Snapshot]:
-        """The question checked and this question's library pinned; the plan abstains already
-        when the library is empty, the question has no words or the filters match nothing."""
+    def _prepare(self, question: str, filters: FilterArg) -> tuple[Plan, Bm25Snapshot, Filters | None]:
+        """The question checked and this question's library pinned; the venue, year or author the
+        question names read as filters (`text.scope`; given filters win), `plan.standalone` the
+        question without them; the plan abstains already when the library is empty, the question
+        has no words or the filters match nothing."""
         question, notes = self._check_question(question)
         self.refresh()
         snapshot = self.catalog.snapshot()  # this question's library, whatever is ingested meanwhile
         plan = Plan(question, question, notes=notes)
+        f = Filters.of(filters) or Filters()
+        scope = read_scope(question, self.catalog.venue_names() | KNOWN_VENUES, self.catalog.has_author)
+        if not scope.empty:
+            plan.standalone = scope.question
+            f = Filters(f.venue or scope.venue, scope.year if f.year is None else f.year, f.author or scope.author)
+            notes.append("read as filters: " + ", ".join(f"\u201c{s}\u201d" for s in scope.said))
         if len(snapshot) == 0:
             plan.abstain, plan.detail = AbstainReason.EMPTY_LIBRARY, self.empty_reason()
         elif not terms(to_english_query(question)):
             plan.abstain = AbstainReason.NO_SEARCHABLE_WORDS
-        else:
-            f = Filters.of(filters)
-            matching = self.catalog.allowed(f.venue, f.year, f.author) if f is not None and not f.empty() else None
-            if matching is not None and not matching & snapshot.positions.keys():
-                known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
-                wanted = ", ".join(f"{k}={v!r}" for k, v in vars(f).items() if v not in (None, ""))
-                plan.abstain, plan.detail = AbstainReason.NO_MATCH_FOR_FILTERS, f"{wanted} (venues in the corpus: {known})"
-        return plan, snapshot
+        elif not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author) & snapshot.positions.keys():
+            known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
+            wanted = ", ".join(f"{k}={v!r}" for k, v in vars(f).items() if v not in (None, ""))
+            plan.abstain, plan.detail = AbstainReason.NO_MATCH_FOR_FILTERS, f"{wanted} (venues in the corpus: {known})"
+        return plan, snapshot, None if f.empty() else f
 
     def plan(self, question: str, history: History | None = None, filters: FilterArg = None,
              max_citations: int | None = None) -> Plan:
         """What `question` gets: the papers to cite, or why it abstains. Raises QuestionError."""
-        base, snapshot = self._prepare(question, filters)
+        base, snapshot, filters = self._prepare(question, filters)
         if base.abstain is not None:
             return base
-        question, notes = base.question, base.notes
+        question, notes = base.standalone, base.notes
         limit = max_citations or self.settings.answer.max_citations
+        if filters is not None and not self.gather.topical(question, snapshot):  # papers by venue/year/author
+            listed = self.gather.in_scope(question, snapshot, filters).evidence
+            return Plan(base.question, base.question, listed, listed[:limit], notes=notes)
         prior = [a for _, a in (history or []) if a.citations]
         if prior and is_follow_up(question):
             last = prior[-1]
@@ -237,13 +246,13 @@ class Assistant:
                 focus = foreign.english if foreign is not None else to_english_query(question)
                 self.relevance.quote(scored, decision.cited, snapshot, focus, self.embedder.embed([focus])[0])
                 self.crosslingual.quote(question, snapshot, decision.cited)
-                return Plan(question, standalone, scored.evidence, decision.cited, notes=notes)
+                return Plan(base.question, standalone, scored.evidence, decision.cited, notes=notes)
         scored = self.scored(question, snapshot, filters)
         decision = self.relevance.decide(scored, snapshot, limit)
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)
         if scored.question.kind == "factoid":
             self.crosslingual.quote(question, snapshot, decision.cited)
-        return Plan(question, question, scored.evidence, decision.cited, decision.related, decision.uncovered,
+        return Plan(base.question, base.question, scored.evidence, decision.cited, decision.related, decision.uncovered,
                     decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes)
 
     def stream(self, question: str, history: History | None = None, filters: FilterArg = None,
@@ -307,11 +316,14 @@ class Assistant:
         """`find_all` as events: the heading (count, overview by venue), then the listed papers
         `QUOTE_BATCH` at a time as their quotes are chosen, then the verified `Answer`."""
         t0 = time.perf_counter()
-        plan, snapshot = self._prepare(question, filters)
+        plan, snapshot, filters = self._prepare(question, filters)
         timings: dict[str, float] = {}
         scored: Scored | None = None
-        if plan.abstain is None:
-            scored = self.gather.scored_all(plan.question, snapshot, filters)
+        if plan.abstain is None and filters is not None and not self.gather.topical(plan.standalone, snapshot):
+            scored = self.gather.in_scope(plan.standalone, snapshot, filters)
+            plan.evidence = plan.cited = scored.evidence
+        elif plan.abstain is None:
+            scored = self.gather.scored_all(plan.standalone, snapshot, filters)
             decision = self.relevance.decide(scored, snapshot, None, every=True)
             plan.evidence, plan.cited, plan.related = scored.evidence, decision.cited, decision.related
             plan.uncovered, plan.partial = decision.uncovered, decision.partial

@@ -8,6 +8,7 @@ Leaves out: deciding what to cite (`relevance.decision`) and quoting (`Relevance
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,17 +21,20 @@ from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder
 from paperscope.index.store import ChromaStore
-from paperscope.records import Hit
+from paperscope.records import Evidence, Hit, Paper
 from paperscope.relevance import Relevance, Scored
 from paperscope.relevance.contribution import GATHER, asked
 from paperscope.relevance.features import QuestionVectors
 from paperscope.relevance.library_terms import library_phrases
 from paperscope.relevance.question import Question
+from paperscope.relevance.sentences import paper_sentences
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
 
 FilterArg = Filters | Mapping[str, Any] | None
+# A paper listed by metadata alone quotes its first sentence that says what the paper does.
+_OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work|study|article|note)|here)\b", re.I)
 
 GUARANTEED_PER_RETRIEVER = 10  # each retriever's top papers always reach the relevance model
 # find_all reads this far down each retriever's list (and BM25's for the query's variants). At
@@ -208,3 +212,26 @@ class Gatherer:
         out = scored.merged(Scored(scored.question, scored.vectors, kept))
         out.named = phrase
         return out
+
+    def topical(self, question: str, snapshot: Bm25Snapshot) -> bool:
+        """Whether `question` names a topic at all; "Which papers are?" (what is left of "Which
+        papers are by Sattar Vakili?" once the author is read as a filter) asks for papers only."""
+        _, analysis, _ = self.crosslingual.query(question, snapshot, 1)
+        return bool(self.relevance.analyze(analysis, snapshot).groups)
+
+    def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored:
+        """Every paper the filters admit, newest first, each quoting its first sentence that says
+        what the paper does ("We propose ...", "This paper ..."; else its first sentence): for a
+        question that asks for papers by venue, year or author and names no topic."""
+        f = Filters.of(filters) or Filters()
+        ids = sorted(self.catalog.allowed(f.venue, f.year, f.author) & snapshot.positions.keys())
+        papers = sorted(self.catalog.papers(ids).values(), key=lambda p: (-(p.year or 0), p.display_title.lower()))
+        q = self.relevance.analyze(question, snapshot)
+        vectors = self.relevance.vectors(q, self.embedder.embed([question])[0])
+        evidence = [Evidence(i, p, 1.0, [(_own_work(p), 1.0)]) for i, p in enumerate(papers, 1)]
+        return Scored(q, vectors, evidence, preset=True)
+
+
+def _own_work(paper: Paper) -> str:
+    sentences = paper_sentences(paper)
+    return next((s for s in sentences if _OWN_WORK.search(s)), sentences[0] if sentences else paper.abstract)

@@ -191,6 +191,15 @@ class Catalog:
             )
         return cached
 
+    def venue_names(self) -> set[str]:
+        """The (normalised) venues the papers list, read from the filter columns, not a query."""
+        return set(self._filter_columns()[1].tolist())
+
+    def has_author(self, name: str) -> bool:
+        """Whether some paper lists an author whose name contains `name` (case-insensitive)."""
+        needle = name.strip().lower()
+        return bool(needle) and any(needle in a for a in self._filter_columns()[3])
+
     def allowed(self, venue: str | None = None, year: int | None = None, author: str | None = None) -> set[str]:
         """Paper ids matching every given filter (author: case-insensitive substring)."""
         _, venues, years, authors, ids = self._filter_columns()

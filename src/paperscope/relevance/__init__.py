@@ -85,6 +85,7 @@ class Scored:
     evidence: list[Evidence]  # most likely first; `support` is the probability
     named: str | None = None  # the library's name for the topic, when it added papers (find_all)
     contribution: str | None = None  # the contribution kind asked for (`contribution.asked`); quotes chosen
+    preset: bool = False  # papers listed by metadata alone (`Gatherer.in_scope`); quotes chosen
 
     def merged(self, other: Scored) -> Scored:
         """This question's candidates together with another wording's (the same question with its
@@ -230,7 +231,7 @@ class Relevance:
         `shortlist` (a long list): rank only each paper's that many sentences that cover most of
         the question's words (the others follow unranked); embedding every sentence of 150
         listed papers took most of a `find_all` (4 of 9.5 s at 85,864 papers)."""
-        if not evidence or (scored.contribution is not None and focus is None):
+        if not evidence or scored.preset or (scored.contribution is not None and focus is None):
             return  # a contribution kind's papers carry the sentence that shows it (`by_contribution`)
         q = self.analyze(focus or scored.question.text, corpus, scaffolding=False)
         qvec = focus_vector if focus_vector is not None else scored.vectors.question

@@ -1,0 +1,140 @@
+"""Which papers a question limits itself to, read from its words: venue, year, author.
+
+"ICML 2025 papers on quantization", "papers from 2019 about NeRF", "Which papers are by Sattar
+Vakili?", "Vakili's work on kernel methods", "Sattar Vakili 的论文有哪些？": the venue, year and
+author are filters on the papers' metadata, not topic words (as topic words, "2025" and
+"Vakili" made every answer abstain: no abstract says them). `read_scope` returns the question
+without them and the filters they name.
+
+What counts, conservatively (a topic word must not become a filter):
+- a venue: the name of a venue the library holds, before a year ("ICML 2025"), after "at" /
+  "in" / "from" ("papers at NeurIPS"), or before "papers" ("CVPR papers"); anywhere else it is
+  a topic word ("Which papers are about AutoML?");
+- a year (1950-2099): after "published in" or "papers from/in/of", next to a venue,
+  before "papers"/"work", or written "2025年"; any other year stays in the question ("in the
+  first 8 months of 2024" is what a paper reports);
+- an author: capitalised words after "by" / "authored by" / "written by", or before "'s
+  papers/work/research" or "的论文/工作/研究", kept only when some paper of the library lists an
+  author containing them (`has_author`); one word after "by" only when nothing but a
+  preposition or the end follows ("by Vakili on kernels", not "by Newton iterations").
+Leaves out: year ranges ("since 2020"), several venues or authors at once, lower-case names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+
+_YEAR = r"(?:19[5-9]\d|20\d\d)"
+_NAME = r"[A-Z][A-Za-z\u00C0-\u024F'\-.]*"
+_NAMES = rf"{_NAME}(?:\s+{_NAME}){{0,3}}"
+_BY = re.compile(rf"\b(?:(?:authored|written|published|co-authored)\s+)?by\s+({_NAMES})")
+_POSSESSIVE = re.compile(rf"\b({_NAMES})(?:'s|’s)\s+(?=(?:papers?|work|works|research|publications?|articles?)\b)")
+_ZH_POSSESSIVE = re.compile(rf"({_NAMES})\s*(?=的(?:论文|工作|研究|文章))")
+_GENRE = r"(?:papers?|works?|publications?|articles?|research|studies)"
+# "published in 2019", "papers from/in/of 2019"; not any "in 2024" or "from 2019" ("How many
+# domains did it process in the first 8 months of 2024?" asks about a 2025 paper's content).
+_YEAR_AFTER = re.compile(rf"(?:\b{_GENRE}\s+)?(?P<cut>(?:(?<=\s)(?:in|of)|\bfrom|\bpublished\s+in)\s+(?:the\s+)?"
+                         rf"(?:year\s+)?(?P<year>{_YEAR})\b(?!-))", re.I)
+_YEAR_BEFORE = re.compile(rf"(?<![\w-])({_YEAR})\s+(?={_GENRE}\b)", re.I)
+_YEAR_ZH = re.compile(rf"({_YEAR})\s*年")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_PAPERS = re.compile(r"\s+(?:papers?|work|works|publications?|articles?)\b", re.I)
+# What may follow a one-word author name: a preposition, a conjunction, punctuation or the end.
+_ENDS_NAME = re.compile(r"\s*(?:$|[?.!,;:()]|(?:on|about|in|at|from|and|or|with|that|which|who|regarding|since|during)\b)")
+# Prepositions left dangling once the scope's words are gone ("papers at  on MoE").
+_DANGLING = re.compile(r"\b(?:at|in|from|of|during|by|authored by|written by)\s*(?=[?.!,;]|$)", re.I)
+
+
+# Venues a question may name though the library holds none of their papers: named, they are a
+# filter that matches nothing ("No paper matches the filters"), not a topic no abstract covers.
+KNOWN_VENUES = frozenset("""
+neurips nips icml iclr aistats colt uai alt acml jmlr tmlr cvpr iccv eccv wacv bmvc 3dv acl emnlp naacl eacl coling
+conll colm tacl aaai ijcai kdd www sigir wsdm cikm recsys icra iros rss corl humanoids automl mlsys
+""".split())
+
+
+@dataclass(frozen=True)
+class Scope:
+    question: str  # without the words that named the scope
+    venue: str | None = None
+    year: int | None = None
+    author: str | None = None
+    said: list[str] = field(default_factory=list)  # the question's own words for each filter
+
+    @property
+    def empty(self) -> bool:
+        return self.venue is None and self.year is None and self.author is None
+
+
+def read_scope(question: str, venues: Collection[str], has_author: Callable[[str], bool]) -> Scope:
+    """See the module docstring. `venues`: the library's venue names (any case); `has_author`:
+    whether any paper of the library lists an author containing the given name."""
+    known = {v.strip().lower(): v for v in venues if v and v.strip()}
+    spans: list[tuple[int, int]] = []
+    said: list[str] = []
+    venue = year = author = None
+
+    for pattern in (_BY, _POSSESSIVE, _ZH_POSSESSIVE):
+        for m in pattern.finditer(question):
+            words = m.group(1).split()
+            if pattern is _BY and len(words) == 1 and not _ENDS_NAME.match(question[m.end(1):]):
+                continue
+            name = " ".join(words).strip(".,'’")
+            if len(name) >= 3 and has_author(name):
+                author = name
+                spans.append((m.start(), m.end()))
+                said.append(m.group(0).strip())
+                break
+        if author is not None:
+            break
+
+    for m in _WORD.finditer(question):
+        word = m.group(0)
+        if word.lower() not in known or _inside(m.start(), spans):
+            continue
+        y = re.match(rf"\s*['’]?({_YEAR})\b", question[m.end():])
+        prep = re.search(r"\b(?:at|in|from|published at|published in)\s+(?:the\s+)?$", question[:m.start()], re.I)
+        if not (y or prep or _PAPERS.match(question[m.end():])):
+            continue
+        venue = word.lower()
+        start, end = (prep.start() if prep else m.start()), m.end()
+        if y:
+            year, end = int(y.group(1)), end + y.end()
+        spans.append((start, end))
+        said.append(question[m.start():end].strip())
+        break
+
+    if year is None:
+        for pattern in (_YEAR_AFTER, _YEAR_BEFORE, _YEAR_ZH):
+            for m in pattern.finditer(question):
+                after = pattern is _YEAR_AFTER
+                if after and m.start() == m.start("cut") and m.group("cut").split()[0].lower() != "published":
+                    continue  # "in 2024", "data from 2019" without "papers" before: content, not scope
+                which: str | int = "year" if after else 1
+                if not _inside(m.start(which), spans):
+                    year = int(m.group(which))
+                    cut = m.start("cut") if after else m.start()
+                    spans.append((cut, m.end()))
+                    said.append(question[cut:m.end()].strip())
+                    break
+            if year is not None:
+                break
+
+    if not spans:
+        return Scope(question)
+    out, last = [], 0
+    for s, e in sorted(spans):
+        out.append(question[last:s])
+        last = max(last, e)
+    out.append(question[last:])
+    rest = re.sub(r"[(（]\s*[)）]", "", "".join(out))  # a bracket that held only the scope
+    rest = re.sub(r"\s{2,}", " ", rest)
+    rest = _DANGLING.sub("", rest)
+    rest = re.sub(r"\s+([?.!,;])", r"\1", rest).strip()
+    return Scope(rest, venue, year, author, said)
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(s <= pos < e for s, e in spans)

@@ -1,0 +1,79 @@
+"""A question's venue, year and author are filters, not topic words (`text.scope`), and a
+question that names only them lists the papers they admit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import SEEDS
+from paperscope.answer.plan import AbstainReason
+from paperscope.text.scope import read_scope
+
+AUTHORS = ["Sattar Vakili", "Carlo Ciliberto", "Isaac Newton", "Jixian Zhou"]
+
+
+def _has(name: str) -> bool:
+    return any(name.lower() in a.lower() for a in AUTHORS)
+
+
+@pytest.mark.parametrize("question, venue, year, author, rest", [
+    ("ICML 2025 papers on quantization", "icml", 2025, None, "papers on quantization"),
+    ("papers from 2019 about NeRF", None, 2019, None, "papers about NeRF"),
+    ("Which 2023 papers study NeRF?", None, 2023, None, "Which papers study NeRF?"),
+    ("Which papers at NeurIPS use MoE?", "neurips", None, None, "Which papers use MoE?"),
+    ("Which papers are by Sattar Vakili?", None, None, "Sattar Vakili", "Which papers are?"),
+    ("papers by Vakili on kernel methods", None, None, "Vakili", "papers on kernel methods"),
+    ("Vakili's work on kernel methods", None, None, "Vakili", "work on kernel methods"),
+    ("Which papers by Zhou (ICML 2025) study MoE?", "icml", 2025, "Zhou", "Which papers study MoE?"),
+    ("2025年关于量化的论文", None, 2025, None, "关于量化的论文"),
+])
+def test_venue_year_and_author_are_read_as_filters(question, venue, year, author, rest):
+    s = read_scope(question, ["icml", "neurips"], _has)
+    assert (s.venue, s.year, s.author, s.question) == (venue, year, author, rest)
+
+
+@pytest.mark.parametrize("question", [
+    "Which papers are about AutoML?",  # a venue's name used as a topic
+    "Which papers estimate gradients by Monte Carlo sampling?",  # "Carlo" is an author's name
+    "Which papers solve it by Newton iterations?",  # so is "Newton"
+    "How many domains did it process in the first 8 months of 2024?",  # a year the paper reports
+    "Which papers beat GPT-2025?",
+    "Which papers train on data from 2019?",
+])
+def test_topic_words_stay_topic_words(question):
+    s = read_scope(question, ["icml", "automl"], _has)
+    assert s.empty and s.question == question
+
+
+def _papers_by(author: str) -> set[str]:
+    """The seed papers listing `author`, read from the seed metadata (not through the catalog)."""
+    rows = [json.loads(line) for line in (SEEDS / "icml2025_seed_metadata.jsonl").read_text().splitlines() if line]
+    return {f"{r['source']}:{r['position']}" for r in rows if author in r["authors"]}
+
+
+def test_a_question_by_author_lists_that_authors_papers(seeded):
+    author = "Sattar Vakili"
+    expected = _papers_by(author)
+    assert expected
+    answer = seeded.ask(f"Which papers are by {author}?")
+    assert not answer.abstained and {c.paper_id for c in answer.citations} == expected
+    assert all(author in c.authors for c in answer.citations)
+    assert any("read as filters" in n for n in answer.notes)
+    listed = seeded.find_all(f"List every paper by {author}.")
+    assert {c.paper_id for c in listed.citations} == expected
+    # With a topic, the author narrows it: his paper on Bayesian optimisation, none on MoE latency.
+    assert {c.paper_id for c in seeded.ask(f"Which papers by {author} study Bayesian optimization?").citations} \
+        == expected
+    assert seeded.ask(f"Which papers by {author} address MoE latency?").abstained
+    # A filter the library cannot meet says so, instead of "no paper covers 'NeurIPS'".
+    plan = seeded.plan("Which papers at NeurIPS address MoE latency?")
+    assert plan.abstain is AbstainReason.NO_MATCH_FOR_FILTERS
+
+
+def test_a_scope_that_holds_every_paper_answers_as_the_topic_alone(seeded):
+    plain = seeded.ask("Which papers address MoE latency?")
+    scoped = seeded.ask("Which ICML 2025 papers address MoE latency?")
+    assert not scoped.abstained
+    assert [c.paper_id for c in scoped.citations] == [c.paper_id for c in plain.citations]
