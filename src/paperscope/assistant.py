@@ -37,6 +37,7 @@ from paperscope.index.store import ChromaStore
 from paperscope.ingest.pipeline import IngestSummary, ingest_paths
 from paperscope.records import Answer, Evidence, Hit, NearestPaper
 from paperscope.relevance import Relevance, Scored
+from paperscope.relevance.spelling import corrected
 from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import redact
 from paperscope.settings import Settings
@@ -195,8 +196,9 @@ class Assistant:
     def _prepare(self, question: str, filters: FilterArg) -> tuple[Plan, Bm25Snapshot, Filters | None]:
         """The question checked and this question's library pinned; the venue, year or author the
         question names read as filters (`text.scope`; given filters win), `plan.standalone` the
-        question without them; the plan abstains already when the library is empty, the question
-        has no words or the filters match nothing."""
+        question without them and with typing slips read as meant (`relevance.spelling`); the
+        plan abstains already when the library is empty, the question has no words or the
+        filters match nothing."""
         question, notes = self._check_question(question)
         self.refresh()
         snapshot = self.catalog.snapshot()  # this question's library, whatever is ingested meanwhile
@@ -207,6 +209,9 @@ class Assistant:
             plan.standalone = scope.question
             f = Filters(f.venue or scope.venue, scope.year if f.year is None else f.year, f.author or scope.author)
             notes.append("read as filters: " + ", ".join(f"\u201c{s}\u201d" for s in scope.said))
+        plan.standalone, slips = corrected(plan.standalone, snapshot.stem_df, len(snapshot))
+        if slips:
+            notes.append("read " + ", ".join(f"\u201c{a}\u201d as \u201c{b}\u201d" for a, b in slips))
         if len(snapshot) == 0:
             plan.abstain, plan.detail = AbstainReason.EMPTY_LIBRARY, self.empty_reason()
         elif not terms(to_english_query(question)):

@@ -33,6 +33,11 @@ def _background() -> tuple[int, dict[str, int]]:
     return int(raw["n"]), dict(raw["df"])
 
 
+def background_df() -> dict[str, int]:
+    """Analyzer term -> how many of the background corpus's abstracts use it."""
+    return _background()[1]
+
+
 def idf(stems: Iterable[str], library_df: Mapping[str, int], library_n: int) -> dict[str, float]:
     """BM25-style IDF over the library and the background corpus together: a 38-paper library
     has no reliable statistics of its own, a large one dominates its own figures."""

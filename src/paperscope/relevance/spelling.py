@@ -1,0 +1,101 @@
+"""A misspelt question word read as the library's word it was meant to be.
+
+"mixtrue of experts latency" abstained: "mixtrue" is in no abstract, so neither retriever nor
+the relevance model could match the topic. A word is taken as misspelt only when it is unknown
+twice over: its stem is in neither the library (BM25's analyzer terms) nor the background corpus
+of 85,864 abstracts shipped with the relevance model (so a real term the library lacks,
+"jailbreak" over the 38 seeds, stays as asked and the answer can say no paper covers it). Its
+reading is the word one typing slip away (`_edits`) whose stem the most library papers use,
+among those at least `MIN_PAPERS` use. A misspelling that keeps the stem ("reinforcment") needs none: the analyzer's
+stems already match.
+
+Scope: lower-case or capitalised ASCII words of `MIN_LENGTH` letters or more; names written
+with inner capitals or digits ("GAPrompt", "Llama3") and words in hyphenated compounds are left
+as written. Leaves out: split or joined words ("mixture ofexperts"), and real words used in the
+wrong place ("mixture of expects"), two or more edits (searching them took ~1 s a word).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import string
+from collections.abc import Mapping
+
+from paperscope.index.minilm import minilm_tokenizer_path
+from paperscope.relevance.lexicon import background_df
+from paperscope.text.analyzer import _stemmer
+
+MIN_LENGTH = 5
+MIN_PAPERS = 2
+MIN_SHARE = 0.0005  # ... and this share of the library: its own misspellings ("casteration") are rarer
+INDEL_FROM = 7  # a letter dropped or added only in words this long: "actin" is no slip for "action"
+_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
+_LETTERS = string.ascii_lowercase
+
+
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+# Each key's neighbours on a QWERTY keyboard (same row and the rows above and below).
+_NEAR_KEYS = {c: {r2[j] for r2 in _ROWS[max(0, i - 1):i + 2] for j in range(k - 1, k + 2) if 0 <= j < len(r2)} - {c}
+              for i, r in enumerate(_ROWS) for k, c in enumerate(r)}
+
+
+def _edits(word: str) -> set[str]:
+    """The slips of a typist one edit from `word`: two neighbouring letters swapped, a letter
+    replaced by a neighbouring key, or one dropped or added inside the word (not the first or
+    last letter: "ovaries" is no slip for "varies", nor "statin" for "stating"). Wider edits
+    found real words of other fields ("murine" -> "marine", "histone" -> "histore") over a
+    machine-learning library."""
+    n = len(word)
+    out = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(n - 1)}
+    out |= {word[:i] + c + word[i + 1:] for i in range(1, n) for c in _NEAR_KEYS.get(word[i], ())}
+    if n >= INDEL_FROM:
+        out |= {word[:i] + word[i + 1:] for i in range(1, n - 1)}
+        out |= {word[:i] + c + word[i:] for i in range(1, n) for c in _LETTERS}
+    return out
+
+
+def reading(word: str, library_df: Mapping[str, int], papers: int) -> str | None:
+    """The word `word` was meant to be (see the module doc), or None: known, or no reading."""
+    stem = _stemmer().stemWord
+    lower = word.lower()
+    known = background_df()
+    if len(lower) < MIN_LENGTH or stem(lower) in library_df or stem(lower) in known:
+        return None
+    best = _best(_edits(lower), library_df, papers)
+    if best is None:
+        return None
+    return best.capitalize() if word[:1].isupper() else best
+
+
+@functools.cache
+def _english() -> frozenset[str]:
+    """Whole English words of the shipped MiniLM's WordPiece vocabulary (~20,000): a reading
+    must be one, not just share a stem with one ("folate" -> "floate" stems as "float")."""
+    vocab = json.loads(minilm_tokenizer_path().read_text(encoding="utf-8"))["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha() and w.isascii() and w.islower())
+
+
+def _best(candidates: set[str], library_df: Mapping[str, int], papers: int) -> str | None:
+    words = sorted(candidates & _english())
+    scored = [(library_df.get(s, 0), w) for w, s in zip(words, _stemmer().stemWords(words))]
+    top = max(scored, default=(0, ""))
+    return top[1] if top[0] >= max(MIN_PAPERS, MIN_SHARE * papers) else None
+
+
+def corrected(question: str, library_df: Mapping[str, int], papers: int) -> tuple[str, list[tuple[str, str]]]:
+    """`question` with each misspelt word replaced by its reading, and the (as asked, read as) pairs."""
+    fixes: list[tuple[str, str]] = []
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if not (word.islower() or word.istitle()):
+            return word
+        meant = reading(word, library_df, papers)
+        if meant is None or meant.lower() == word.lower():
+            return word
+        fixes.append((word, meant))
+        return meant
+
+    return _WORD.sub(fix, question), fixes
