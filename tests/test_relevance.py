@@ -199,6 +199,20 @@ def test_asked_first_moves_only_sentences_holding_every_word_the_title_lacks():
     assert list(asked_first(q, sentences, [0], title, scores[:1])) == [5.0]  # no sentence given holds it
 
 
+def test_introduced_first_quotes_what_a_paper_is_for_what_is_questions():
+    from paperscope.relevance.quotes import introduced_first
+
+    sentences = ["Quantization shrinks LLMs.", "This work proposes NestQuant, a nested lattice PTQ scheme.",
+                 "We also propose a fast decoder.", "NestQuant beats QuaRot by 55% in perplexity gap."]
+    scores = np.array([1.0, 2.0, 2.5, 5.0])  # the rankers favour the result
+    for question in ("What is NestQuant?", "Summarize the NestQuant paper.", "What is the main contribution of NestQuant?"):
+        q = analyze(question, _flat_idf, scaffolding=False)
+        assert int(np.argmax(introduced_first(q, sentences, range(4), scores))) == 1, question
+    # A question about a detail of the paper keeps the rankers' order.
+    detail = analyze("What is the perplexity gap of NestQuant against QuaRot?", _flat_idf, scaffolding=False)
+    assert list(introduced_first(detail, sentences, range(4), scores)) == list(scores)
+
+
 def test_find_all_does_not_list_papers_missing_a_heavy_part_once_others_cover_it_all(seeded):
     """Topic mode lifts every paper of the larger topic (MoE); once three candidates cover the
     whole question (MoE and latency), papers without latency are no longer listed."""

@@ -41,7 +41,14 @@ from paperscope.relevance.features import (
 from paperscope.relevance.lexicon import idf as library_idf
 from paperscope.relevance.model import RelevanceModel, load
 from paperscope.relevance.question import Question, analyze
-from paperscope.relevance.quotes import asked_first, check, counted_first, ranked, sentence_features
+from paperscope.relevance.quotes import (
+    asked_first,
+    check,
+    counted_first,
+    introduced_first,
+    ranked,
+    sentence_features,
+)
 from paperscope.relevance.sentences import SentenceCache
 from paperscope.settings import AnswerSettings
 from paperscope.text.acronyms import Acronyms
@@ -258,7 +265,8 @@ class Relevance:
         start = 0
         for ev, sents, r, f in zip(evidence, sentences, rows, feats):
             own = counted_first(q, sents, r, scores[start:start + len(f)])
-            ev.sentences = ranked(sents, asked_first(q, sents, r, ev.paper.title, own), r) if sents else []
+            own = introduced_first(q, sents, r, asked_first(q, sents, r, ev.paper.title, own))
+            ev.sentences = ranked(sents, own, r) if sents else []
             start += len(f)
 
     def by_contribution(self, kind: str, q: Question, qv: QuestionVectors, papers: Sequence[Paper]) -> Scored:

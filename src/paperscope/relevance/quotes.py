@@ -173,6 +173,41 @@ def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], titl
     return scores + holds * (float(scores.max() - scores.min()) + 1.0)
 
 
+# "What is NestQuant?", "Summarize the GAPrompt paper", "What is the main contribution of
+# Oracle-MoE?": what the paper is, not its best number. The request, then what is left of it.
+_DEFINE = re.compile(r"^\s*(?:what\s+(?:is|are|does)|what'?s|summari[sz]e|describe|explain|tell\s+me\s+about|"
+                     r"give\s+(?:me\s+)?an?\s+(?:overview|summary)\s+of)\s+(.*?)[\s?.!]*$", re.I)
+_CONTRIBUTION = re.compile(r"^(?:the\s+)?(?:main\s+|key\s+|core\s+)?(?:idea|contribution|point|gist)s?\s+of\s+", re.I)
+_FILLER = frozenset("the a an paper papers work method approach model do does about propose proposes".split())
+_INTRODUCES = re.compile(r"\b(?:we|this\s+(?:paper|work|study)|here)\b[^.]*?\b(?:propos|introduc|present|develop|design|"
+                         r"call|nam|term|offer|formulat)\w*", re.I)
+
+
+def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
+                     scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """For a question asking what a paper or its method is ("What is NestQuant?", "Summarize the
+    GAPrompt paper", "What is the main contribution of Oracle-MoE?": at most two words left once
+    the request and words such as "the paper" are gone), the sentence that introduces it ("we
+    propose ..."; the one naming what was asked, when one does) ahead of all others. The rankers,
+    fitted on findings and factoid answers, quoted NestQuant's "Comparisons on bigger models ...
+    confirm uniform superiority of NestQuant". Other questions: `scores` unchanged."""
+    m = _DEFINE.match(q.text)
+    if not m or not len(scores):
+        return scores
+    asked = _CONTRIBUTION.sub("", m.group(1))
+    left = [w for w in re.findall(r"[\w-]+", asked) if w.lower() not in _FILLER]
+    if not left or len(left) > 2:
+        return scores
+    intro = [bool(_INTRODUCES.search(sentences[i])) for i in rows]
+    naming = [ok and all(w.lower() in sentences[i].lower() for w in left) for ok, i in zip(intro, rows)]
+    pick = naming if any(naming) else intro
+    if not any(pick):
+        return scores
+    first = np.zeros(len(rows))
+    first[pick.index(True)] = 1.0
+    return scores + first * (float(scores.max() - scores.min()) + 1.0)
+
+
 def ranked(sentences: Sequence[str], scores: npt.NDArray[np.float64],
            rows: Sequence[int] | None = None) -> list[tuple[str, float]]:
     """The paper's sentences, best quote first, with their scores; sentences outside `rows` (not
@@ -194,7 +229,8 @@ def rank_sentences(ranker: QuoteRanker, q: Question, qvec: npt.NDArray[np.float3
     check(ranker)
     scores = ranker.score(sentence_features(q, qvec, sentences, vectors, rows, title))
     picked = range(len(sentences)) if rows is None else rows
-    return ranked(sentences, asked_first(q, sentences, picked, title, counted_first(q, sentences, picked, scores)), rows)
+    scores = asked_first(q, sentences, picked, title, counted_first(q, sentences, picked, scores))
+    return ranked(sentences, introduced_first(q, sentences, picked, scores), rows)
 
 
 def check(ranker: QuoteRanker) -> None:
