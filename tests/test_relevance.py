@@ -856,3 +856,22 @@ def test_an_acronym_a_paper_spells_out_otherwise_is_not_the_librarys():
     # A misspelt spelling-out that shares most of the library's expansion is still its meaning.
     typo = paper("Faster MoE inference", "A new Mixture of Expertss (MoE) cuts latency.")
     assert all(moe.hits(typo.all))
+
+
+def test_a_comparison_cites_each_paper_it_names(seeded):
+    from paperscope.records import Evidence, Paper
+    from paperscope.relevance.decision import compared
+
+    def ev(title: str, support: float) -> Evidence:
+        return Evidence(1, Paper(paper_id=title[:6], title=title, abstract="x"), support, [])
+
+    pool = [ev("LocMoE: A Low-overhead MoE", 0.2), ev("Oracle-MoE: Locality-preserving Routing", 0.3),
+            ev("Mixture of Experts for LocMoE fans", 0.9), ev("Zero-shot: a title", 0.8)]
+    assert [e.paper.title[:6] for e in compared("Compare LocMoE and Oracle-MoE", pool)] == ["Oracle", "LocMoE"]
+    assert compared("Which papers use LocMoE and Oracle-MoE?", pool) == []  # no comparison asked
+    assert compared("Compare zero-shot and LLMs", pool) == []  # not names
+    # Over the seeds: both papers cited, each quoted for what it is.
+    answer = seeded.ask("What is the difference between Oracle-MoE and GraphGPT?")
+    titles = [c.title.split(":")[0] for c in answer.citations]
+    assert sorted(titles) == ["GraphGPT", "Oracle-MoE"]
+    assert all(any(w in c.quote.lower() for w in ("propose", "introduce")) for c in answer.citations)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from paperscope.records import Evidence
 from paperscope.relevance.features import base_concept, covered_groups
-from paperscope.relevance.question import Question
+from paperscope.relevance.question import Question, compared_names
 from paperscope.text.analyzer import _stemmer
 
 if TYPE_CHECKING:
@@ -73,6 +73,21 @@ def _joined(text: str, words: list[str]) -> str:
     return m.group(0) if m else " ".join(words)
 
 
+def compared(question: str, evidence: list[Evidence]) -> list[Evidence]:
+    """The candidates a comparison question names (`question.compared_names`): each name that is
+    exactly one candidate's title name (its title before the colon: "LocMoE: A Low-overhead MoE
+    ..."). The relevance model reads each named paper as covering half the
+    question (the other name is not in it) and abstained on "Compare LocMoE and Oracle-MoE"; a
+    comparison is about exactly those papers (the ones the library holds)."""
+    found: list[Evidence] = []
+    for name in compared_names(question):
+        owners = [ev for ev in evidence if ":" in ev.paper.display_title
+                  and ev.paper.display_title.split(":")[0].strip().lower() == name]
+        if len(owners) == 1 and owners[0] not in found:
+            found.append(owners[0])
+    return sorted(found, key=lambda ev: -ev.support)
+
+
 def decide(scored: Scored, cite: float, related: float, limit: int | None, follow_up: bool = False,
            covered: Callable[[Evidence], set[str]] | None = None, every: bool = False,
            listing: float | None = None) -> Decision:
@@ -92,6 +107,9 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
     cited = [ev for ev in evidence if ev.support >= reach]
     if scored.question.kind == "factoid" and not every:
         cited = cited[:1]
+    named = compared(scored.question.text, evidence)
+    if named:  # "Compare LocMoE and Oracle-MoE": each paper it names, whatever else it cites
+        cited = named + [ev for ev in cited if ev not in named]
     if limit is not None:
         cited = cited[:limit]
     rest = [ev for ev in evidence if ev not in cited and ev.support >= related][:MAX_RELATED]

@@ -274,3 +274,24 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     else:
         kind = "other"
     return Question(question, groups, tuple(phrases), kind, surface, tuple(order), options)
+
+
+# A question comparing papers it names ("Compare LocMoE and Oracle-MoE", "Oracle-MoE vs.
+# SlimMoE", "How does GAPrompt differ from IDPT?"). Names are written like names: capitals
+# inside a word with small letters, or digits ("LocMoE", "Oracle-MoE", "GPT-4"); not a plural
+# acronym ("LLMs") or a lower-case compound ("zero-shot"). `relevance.decision.compared` then
+# keeps only names that are a candidate's whole title name ("LocMoE: ...").
+_COMPARES = re.compile(r"\b(?:compar\w*|vs\.?|versus|differ\w*|contrast\w*|between|both)\b", re.I)
+_NAME = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w-])")
+_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
+
+
+def compared_names(question: str) -> list[str]:
+    """The names a comparison question compares (two or more, lower-cased, in question order), or []."""
+    if not _COMPARES.search(question):
+        return []
+    names = list(dict.fromkeys(
+        w.lower() for w in _NAME.findall(question)
+        if len(w) >= 3 and not _PLURAL_ACRONYM.match(w)
+        and ((any(c.isupper() for c in w[1:]) and any(c.islower() for c in w)) or any(c.isdigit() for c in w))))
+    return names if len(names) >= 2 else []

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from paperscope.relevance.features import concepts_of, stems
 from paperscope.relevance.lexicon import position_tendency, thesaurus
 from paperscope.relevance.model import QuoteRanker
-from paperscope.relevance.question import Question
+from paperscope.relevance.question import Question, compared_names
 
 SENTENCE_FEATURES = ("s_cos", "s_cos_gap", "s_cos_rank", "s_cov", "s_focus", "s_pos", "s_first", "s_last", "s_num",
                      "s_len", "s_tend", "s_caps", "s_fact_num", "s_fact_focus", "s_fact_caps", "s_asks_num",
@@ -187,19 +187,22 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
                      scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """For a question asking what a paper or its method is ("What is NestQuant?", "Summarize the
     GAPrompt paper", "What is the main contribution of Oracle-MoE?": at most two words left once
-    the request and words such as "the paper" are gone), the sentence that introduces it ("we
-    propose ..."; the one naming what was asked, when one does) ahead of all others. The rankers,
+    the request and words such as "the paper" are gone), or comparing papers it names, the
+    sentence that introduces it ("we propose ..."; the one naming what was asked, when one does)
+    ahead of all others. The rankers,
     fitted on findings and factoid answers, quoted NestQuant's "Comparisons on bigger models ...
     confirm uniform superiority of NestQuant". Other questions: `scores` unchanged."""
     m = _DEFINE.match(q.text)
-    if not m or not len(scores):
+    names = compared_names(q.text)  # a comparison: what each paper it names is
+    if not (m or names) or not len(scores):
         return scores
-    asked = _CONTRIBUTION.sub("", m.group(1))
-    left = [w for w in re.findall(r"[\w-]+", asked) if w.lower() not in _FILLER]
-    if not left or len(left) > 2:
+    left = names or [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", m.group(1) if m else ""))
+                     if w.lower() not in _FILLER]
+    if not left or (len(left) > 2 and not names):
         return scores
     intro = [bool(_INTRODUCES.search(sentences[i])) for i in rows]
-    naming = [ok and all(w.lower() in sentences[i].lower() for w in left) for ok, i in zip(intro, rows)]
+    has = any if names else all
+    naming = [ok and has(w.lower() in sentences[i].lower() for w in left) for ok, i in zip(intro, rows)]
     pick = naming if any(naming) else intro
     if not any(pick):
         return scores
