@@ -77,3 +77,14 @@ def test_a_scope_that_holds_every_paper_answers_as_the_topic_alone(seeded):
     scoped = seeded.ask("Which ICML 2025 papers address MoE latency?")
     assert not scoped.abstained
     assert [c.paper_id for c in scoped.citations] == [c.paper_id for c in plain.citations]
+
+
+def test_a_request_for_every_paper_lists_the_library(seeded):
+    total = seeded.catalog.paper_count()
+    assert len(seeded.find_all("List all papers").citations) == total
+    answer = seeded.ask("Show me every paper in the library", max_citations=5)
+    assert len(answer.citations) == 5 and any(f"of the {total} papers" in n for n in answer.notes)
+    assert not seeded.ask("列出所有论文").abstained
+    # "in the library" says where to look, not what about.
+    assert read_scope("Which papers in the corpus study MoE latency?", [], _has).question == \
+        "Which papers study MoE latency?"

@@ -42,7 +42,7 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import redact
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
-from paperscope.text.scope import KNOWN_VENUES, read_scope
+from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
 from paperscope.text.zh import has_cjk, to_english_query
 
 if TYPE_CHECKING:
@@ -205,8 +205,8 @@ class Assistant:
         plan = Plan(question, question, notes=notes)
         f = Filters.of(filters) or Filters()
         scope = read_scope(question, self.catalog.venue_names() | KNOWN_VENUES, self.catalog.has_author)
+        plan.standalone = scope.question
         if not scope.empty:
-            plan.standalone = scope.question
             f = Filters(f.venue or scope.venue, scope.year if f.year is None else f.year, f.author or scope.author)
             notes.append("read as filters: " + ", ".join(f"\u201c{s}\u201d" for s in scope.said))
         plan.standalone, slips = corrected(plan.standalone, snapshot.stem_df, len(snapshot))
@@ -214,7 +214,7 @@ class Assistant:
             notes.append("read " + ", ".join(f"\u201c{a}\u201d as \u201c{b}\u201d" for a, b in slips))
         if len(snapshot) == 0:
             plan.abstain, plan.detail = AbstainReason.EMPTY_LIBRARY, self.empty_reason()
-        elif not terms(to_english_query(question)):
+        elif not terms(to_english_query(question)) and not asks_for_everything(question):
             plan.abstain = AbstainReason.NO_SEARCHABLE_WORDS
         elif not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author) & snapshot.positions.keys():
             known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
@@ -230,8 +230,10 @@ class Assistant:
             return base
         question, notes = base.standalone, base.notes
         limit = max_citations or self.settings.answer.max_citations
-        if filters is not None and not self.gather.topical(question, snapshot):  # papers by venue/year/author
+        if (filters is not None or asks_for_everything(question)) and not self.gather.topical(question, snapshot):
             listed = self.gather.in_scope(question, snapshot, filters).evidence
+            if len(listed) > limit:
+                notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             return Plan(base.question, base.question, listed, listed[:limit], notes=notes)
         prior = [a for _, a in (history or []) if a.citations]
         if prior and is_follow_up(question):
@@ -324,7 +326,8 @@ class Assistant:
         plan, snapshot, filters = self._prepare(question, filters)
         timings: dict[str, float] = {}
         scored: Scored | None = None
-        if plan.abstain is None and filters is not None and not self.gather.topical(plan.standalone, snapshot):
+        if plan.abstain is None and (filters is not None or asks_for_everything(plan.standalone)) \
+                and not self.gather.topical(plan.standalone, snapshot):  # papers by venue/year/author, or all
             scored = self.gather.in_scope(plan.standalone, snapshot, filters)
             plan.evidence = plan.cited = scored.evidence
         elif plan.abstain is None:

@@ -40,6 +40,8 @@ _YEAR_AFTER = re.compile(rf"(?:\b{_GENRE}\s+)?(?P<cut>(?:(?<=\s)(?:in|of)|\bfrom
 _YEAR_BEFORE = re.compile(rf"(?<![\w-])({_YEAR})\s+(?={_GENRE}\b)", re.I)
 _YEAR_ZH = re.compile(rf"({_YEAR})\s*年")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_IN_LIBRARY = re.compile(r"\s*\b(?:in|of|from)\s+(?:the|this|my|our)\s+(?:library|corpus|collection)\b"
+                         r"(?!\s+(?:of|for|with)\b)", re.I)  # not "in the corpus of professional simplifications"
 _PAPERS = re.compile(r"\s+(?:papers?|work|works|publications?|articles?)\b", re.I)
 # What may follow a one-word author name: a preposition, a conjunction, punctuation or the end.
 _ENDS_NAME = re.compile(r"\s*(?:$|[?.!,;:()]|(?:on|about|in|at|from|and|or|with|that|which|who|regarding|since|during)\b)")
@@ -122,6 +124,8 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
             if year is not None:
                 break
 
+    # "in the library" / "of this corpus" names where to look, not what about.
+    spans += [(m.start(), m.end()) for m in _IN_LIBRARY.finditer(question)]
     if not spans:
         return Scope(question)
     out, last = [], 0
@@ -138,3 +142,15 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
 
 def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(s <= pos < e for s, e in spans)
+
+
+# "List all papers", "Show me every paper in the library", "What papers are in the corpus?",
+# "列出所有论文": a question for the whole library (when it names no topic).
+_EVERYTHING = re.compile(r"\b(?:all|every|each)\b[^?.!]*\bpapers?\b|\bpapers?\s+(?:are\s+)?(?:in|of)\s+(?:the|this|my)\s+"
+                         r"(?:library|corpus|collection)\b|^\s*(?:list|show)\s+(?:me\s+)?(?:the\s+)?papers\b|所有(?:的)?论文|全部论文",
+                         re.I)
+
+
+def asks_for_everything(question: str) -> bool:
+    """Whether `question` asks for every paper (of the library, or of the filters it names)."""
+    return bool(_EVERYTHING.search(question))
