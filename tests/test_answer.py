@@ -49,6 +49,18 @@ def test_follow_up_resolves_against_previous_papers(seeded):
     assert "1.3B" in second.text
 
 
+def test_who_wrote_it_is_a_follow_up_answered_with_every_author(seeded):
+    from paperscope.answer.followup import is_follow_up
+
+    # The referring phrase ends the question: "the authors?" must still read as "the authors".
+    assert is_follow_up("Who are the authors?") and is_follow_up("Who wrote the paper?")
+    assert not is_follow_up("Which papers study the authorship of code?")
+    first = seeded.ask("Which paper proposes test-time training layers?")
+    second = seeded.ask("Who are the authors?", history=[("Which paper proposes test-time training layers?", first)])
+    assert [c.paper_id for c in second.citations] == [first.citations[0].paper_id]
+    assert all(a in second.text for a in second.citations[0].authors)  # every author, not "X et al."
+
+
 def test_chinese_question_is_answered_with_the_right_lead_citation(seeded):
     # "Which papers study quantization of large language models?" 量化 also glosses to
     # "quantify", so a paper "Quantifying dataset leakage in LLMs" may follow; the lead

@@ -875,3 +875,8 @@ def test_a_comparison_cites_each_paper_it_names(seeded):
     titles = [c.title.split(":")[0] for c in answer.citations]
     assert sorted(titles) == ["GraphGPT", "Oracle-MoE"]
     assert all(any(w in c.quote.lower() for w in ("propose", "introduce")) for c in answer.citations)
+    # Asking for a quantity, the quote is the rankers' (the number), not the introduction.
+    from paperscope.relevance.quotes import introduced_first
+    sentences = ["We propose Oracle-MoE, a routing scheme.", "Latency drops 2x against GraphGPT."]
+    q = analyze("By how much does Oracle-MoE cut latency compared to GraphGPT?", _flat_idf, scaffolding=False)
+    assert list(introduced_first(q, sentences, range(2), np.array([0.0, 1.0]))) == [0.0, 1.0]

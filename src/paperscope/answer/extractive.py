@@ -7,6 +7,8 @@ answer fails verification.
 
 from __future__ import annotations
 
+import re
+
 from paperscope.answer.base import Answerer, Draft
 from paperscope.records import Evidence
 from paperscope.text.zh import has_cjk
@@ -18,10 +20,16 @@ def short_authors(authors: list[str]) -> str:
     return authors[0] + (" et al." if len(authors) > 2 else (f" and {authors[1]}" if len(authors) == 2 else ""))
 
 
-def where(ev: Evidence) -> str:
-    """ " (First Author et al., ICML 2025)" for a paper, or "" when nothing is known."""
+# "Who wrote it?", "Who are the authors?", "作者是谁？": every author, not "First Author et al.".
+ASKS_AUTHORS = re.compile(r"\b(?:who\s+(?:wrote|authored|are\s+the\s+authors)|authors?|authored|written\s+by)\b|作者", re.I)
+
+
+def where(ev: Evidence, every_author: bool = False) -> str:
+    """ " (First Author et al., ICML 2025)" for a paper (every author when asked), or "" when
+    nothing is known."""
     venue = " ".join(x for x in (ev.paper.venue, str(ev.paper.year or "")) if x)
-    bits = [b for b in (short_authors(ev.paper.authors), venue) if b]
+    authors = ", ".join(ev.paper.authors) if every_author else short_authors(ev.paper.authors)
+    bits = [b for b in (authors, venue) if b]
     return f" ({', '.join(bits)})" if bits else ""
 
 
@@ -37,15 +45,16 @@ class ExtractiveAnswerer(Answerer):
                 f"{len(evidence)} papers in the corpus address this:"
         lines = [lead]
         quotes: dict[int, str] = {}
+        every_author = bool(ASKS_AUTHORS.search(question))
         for ev in evidence:
             quotes[ev.marker] = ev.best_sentence
-            lines.append(paper_line(ev))
+            lines.append(paper_line(ev, every_author))
         return Draft("\n".join(lines), quotes)
 
 
-def paper_line(ev: Evidence) -> str:
+def paper_line(ev: Evidence, every_author: bool = False) -> str:
     """One listed paper: title, authors and venue, its quote, its marker."""
-    return f"- {ev.paper.display_title}{where(ev)}: \u201c{ev.best_sentence}\u201d [{ev.marker}]"
+    return f"- {ev.paper.display_title}{where(ev, every_author)}: \u201c{ev.best_sentence}\u201d [{ev.marker}]"
 
 
 def list_heading(cited: list[Evidence], groups: int = 6, chinese: bool = False, named: str | None = None) -> str:

@@ -21,7 +21,7 @@ def is_follow_up(question: str) -> bool:
     is also a relative pronoun: "work that replaces attention")."""
     words = raw_terms(question)
     content = [w for w in words if w not in STOPWORDS]
-    lowered = f" {question.lower()} "
+    lowered = f" {' '.join(words)} "  # words only: "Who are the authors?" ends in "authors?", not "authors "
     if any(w in _PRONOUNS for w in words) or any(f" {p} " in lowered for p in _REFERRING):
         return True
     return any(w in _DEMONSTRATIVES for w in words) and len(content) <= 4

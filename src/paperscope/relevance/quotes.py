@@ -193,7 +193,9 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     fitted on findings and factoid answers, quoted NestQuant's "Comparisons on bigger models ...
     confirm uniform superiority of NestQuant". Other questions: `scores` unchanged."""
     m = _DEFINE.match(q.text)
-    names = compared_names(q.text)  # a comparison: what each paper it names is
+    # A comparison: what each paper it names is; unless it asks for a quantity ("By how much does
+    # WebAssembly reduce latency compared to GraphQL?" is answered by the number).
+    names = [] if _ASKS_NUMBER.search(q.text) else compared_names(q.text)
     if not (m or names) or not len(scores):
         return scores
     left = names or [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", m.group(1) if m else ""))
