@@ -5,9 +5,9 @@ the relevance model could match the topic. A word is taken as misspelt only when
 twice over: its stem is in neither the library (BM25's analyzer terms) nor the background corpus
 of 85,864 abstracts shipped with the relevance model (so a real term the library lacks,
 "jailbreak" over the 38 seeds, stays as asked and the answer can say no paper covers it). Its
-reading is the word one typing slip away (`_edits`) whose stem the most library papers use,
-among those at least `MIN_PAPERS` use. A misspelling that keeps the stem ("reinforcment") needs none: the analyzer's
-stems already match.
+reading is the English word (`_english`) one typing slip away (`_edits`) whose stem the most
+library papers use, among those at least `MIN_PAPERS` (and `MIN_SHARE` of the library) use. A
+misspelling that keeps the stem ("reinforcment") needs no reading: the analyzer's stems match.
 
 Scope: lower-case or capitalised ASCII words of `MIN_LENGTH` letters or more; names written
 with inner capitals or digits ("GAPrompt", "Llama3") and words in hyphenated compounds are left
@@ -33,8 +33,6 @@ MIN_SHARE = 0.0005  # ... and this share of the library: its own misspellings ("
 INDEL_FROM = 7  # a letter dropped or added only in words this long: "actin" is no slip for "action"
 _WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 _LETTERS = string.ascii_lowercase
-
-
 _ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 # Each key's neighbours on a QWERTY keyboard (same row and the rows above and below).
 _NEAR_KEYS = {c: {r2[j] for r2 in _ROWS[max(0, i - 1):i + 2] for j in range(k - 1, k + 2) if 0 <= j < len(r2)} - {c}
