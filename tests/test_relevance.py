@@ -880,3 +880,6 @@ def test_a_comparison_cites_each_paper_it_names(seeded):
     sentences = ["We propose Oracle-MoE, a routing scheme.", "Latency drops 2x against GraphGPT."]
     q = analyze("By how much does Oracle-MoE cut latency compared to GraphGPT?", _flat_idf, scaffolding=False)
     assert list(introduced_first(q, sentences, range(2), np.array([0.0, 1.0]))) == [0.0, 1.0]
+    # A claim comparing named things is a statement: its finding is quoted, not an introduction.
+    claim = analyze("ScPif1p binds less G-rich ssDNA compared to RecQ1.", _flat_idf, scaffolding=False)
+    assert list(introduced_first(claim, sentences, range(2), np.array([0.0, 1.0]))) == [0.0, 1.0]

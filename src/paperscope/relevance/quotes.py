@@ -178,6 +178,8 @@ def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], titl
 _DEFINE = re.compile(r"^\s*(?:what\s+(?:is|are|does)|what'?s|summari[sz]e|describe|explain|tell\s+me\s+about|"
                      r"give\s+(?:me\s+)?an?\s+(?:overview|summary)\s+of)\s+(.*?)[\s?.!]*$", re.I)
 _CONTRIBUTION = re.compile(r"^(?:the\s+)?(?:main\s+|key\s+|core\s+)?(?:idea|contribution|point|gist)s?\s+of\s+", re.I)
+_REQUEST = re.compile(r"^\s*(?:compare|contrast|summari[sz]e|describe|explain|tell\s+me|list|show)\b", re.I)
+_VERSUS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", re.I)
 _FILLER = frozenset("the a an paper papers work method approach model do does about propose proposes".split())
 _INTRODUCES = re.compile(r"\b(?:we|this\s+(?:paper|work|study)|here)\b[^.]*?\b(?:propos|introduc|present|develop|design|"
                          r"call|nam|term|offer|formulat)\w*", re.I)
@@ -195,7 +197,9 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     m = _DEFINE.match(q.text)
     # A comparison: what each paper it names is; unless it asks for a quantity ("By how much does
     # WebAssembly reduce latency compared to GraphQL?" is answered by the number).
-    names = [] if _ASKS_NUMBER.search(q.text) else compared_names(q.text)
+    # A statement ("ScPif1p binds less G-rich ssDNA compared to ...", a claim) is no request at all.
+    asks = q.text.rstrip().endswith(("?", "？")) or bool(_REQUEST.match(q.text) or _VERSUS.search(q.text))
+    names = compared_names(q.text) if asks and not _ASKS_NUMBER.search(q.text) else []
     if not (m or names) or not len(scores):
         return scores
     left = names or [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", m.group(1) if m else ""))
