@@ -28,6 +28,7 @@ def _has(name: str) -> bool:
     ("Vakili's work on kernel methods", None, None, "Vakili", "work on kernel methods"),
     ("Which papers by Zhou (ICML 2025) study MoE?", "icml", 2025, "Zhou", "Which papers study MoE?"),
     ("2025年关于量化的论文", None, 2025, None, "关于量化的论文"),
+    ("ICML 2025上关于量化的论文", "icml", 2025, None, "上关于量化的论文"),
 ])
 def test_venue_year_and_author_are_read_as_filters(question, venue, year, author, rest):
     s = read_scope(question, ["icml", "neurips"], _has)

@@ -96,7 +96,7 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
         word = m.group(0)
         if word.lower() not in known or _inside(m.start(), spans):
             continue
-        y = re.match(rf"\s*['’]?({_YEAR})\b", question[m.end():])
+        y = re.match(rf"\s*['’]?({_YEAR})(?!\d)", question[m.end():])  # "ICML 2025上" too: no \b before CJK
         prep = re.search(r"\b(?:at|in|from|published at|published in)\s+(?:the\s+)?$", question[:m.start()], re.I)
         if not (y or prep or _PAPERS.match(question[m.end():])):
             continue
