@@ -214,7 +214,7 @@ def test_a_bracketed_english_term_is_the_translation_of_the_words_before_it(tmp_
     chinese = analyze(t.analysis, lambda stems: {})
     assert chinese.groups == english.groups and chinese.phrases == english.phrases == (("conform", "predict"),)
     t = translate("机器人轴孔装配（peg-in-hole）方面有哪些工作？", lib, enc)
-    assert t.analysis == "Which papers peg in hole" and "assembl" not in t.english, t
+    assert t.analysis == "Which papers peg-in-hole" and "assembl" not in t.english, t
     t = translate("有哪些关于视觉惯性里程计（VIO）的论文？", lib, enc)
     assert "VIO" in t.english and t.english != "VIO", t
 

@@ -883,3 +883,14 @@ def test_a_comparison_cites_each_paper_it_names(seeded):
     # A claim comparing named things is a statement: its finding is quoted, not an introduction.
     claim = analyze("ScPif1p binds less G-rich ssDNA compared to RecQ1.", _flat_idf, scaffolding=False)
     assert list(introduced_first(claim, sentences, range(2), np.array([0.0, 1.0]))) == [0.0, 1.0]
+
+
+def test_chinese_comparison_and_what_is_questions(seeded):
+    from paperscope.text.zh import runs
+
+    # jieba cuts "Oracle-MoE" at its hyphen; the name stays whole, as an English question reads it.
+    assert runs("比较 Oracle-MoE 和 GraphGPT") == [["比较"], "Oracle-MoE", "GraphGPT"]
+    answer = seeded.ask("比较 Oracle-MoE 和 GraphGPT")
+    assert sorted(c.title.split(":")[0] for c in answer.citations) == ["GraphGPT", "Oracle-MoE"]
+    what = seeded.ask("GAPrompt 是什么？")
+    assert what.citations and "propose" in what.citations[0].quote  # its introduction, not its results

@@ -37,6 +37,7 @@ from paperscope.index.store import ChromaStore
 from paperscope.ingest.pipeline import IngestSummary, ingest_paths
 from paperscope.records import Answer, Evidence, Hit, NearestPaper
 from paperscope.relevance import Relevance, Scored
+from paperscope.relevance.quotes import asks_what_it_is
 from paperscope.relevance.spelling import corrected
 from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import redact
@@ -257,7 +258,7 @@ class Assistant:
         scored = self.scored(question, snapshot, filters)
         decision = self.relevance.decide(scored, snapshot, limit)
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)
-        if scored.question.kind == "factoid":
+        if scored.question.kind == "factoid" and not asks_what_it_is(scored.question.text):  # "X 是什么" keeps X's intro
             self.crosslingual.quote(question, snapshot, decision.cited)
         return Plan(base.question, base.question, scored.evidence, decision.cited, decision.related, decision.uncovered,
                     decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes)

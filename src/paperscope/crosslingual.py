@@ -163,7 +163,9 @@ def _writers_terms(pieces: list[str | list[str]], question: str) -> list[str | l
     translation, and the dictionary senses of those words ("共形" -> "jointly") only add wrong
     groups the relevance model must then find covered. A bracketed acronym ("视觉惯性里程计（VIO）")
     keeps the Chinese words: they say what the acronym stands for."""
-    terms = [t for t in (runs(m.group(1)) for m in _WRITERS_TERM.finditer(question)) if len(t) >= 2]
+    # Several words: "conformal prediction", or one hyphenated compound ("peg-in-hole", kept whole by `runs`).
+    terms = [t for t in (runs(m.group(1)) for m in _WRITERS_TERM.finditer(question))
+             if sum(len(w.split("-")) if isinstance(w, str) else 1 for w in t) >= 2]
     if not terms:
         return pieces
     out: list[str | list[str]] = []

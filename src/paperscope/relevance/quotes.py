@@ -185,6 +185,17 @@ _INTRODUCES = re.compile(r"\b(?:we|this\s+(?:paper|work|study)|here)\b[^.]*?\b(?
                          r"call|nam|term|offer|formulat)\w*", re.I)
 
 
+def _asked_thing(rest: str) -> list[str]:
+    return [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", rest)) if w.lower() not in _FILLER]
+
+
+def asks_what_it_is(question: str) -> bool:
+    """Whether `question` asks what a paper or its method is (see `introduced_first`); a Chinese
+    one ("GAPrompt 是什么？") is read through its English analysis ("What is GAPrompt")."""
+    m = _DEFINE.match(question)
+    return m is not None and 0 < len(_asked_thing(m.group(1))) <= 2
+
+
 def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
                      scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """For a question asking what a paper or its method is ("What is NestQuant?", "Summarize the
@@ -194,7 +205,7 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     ahead of all others. The rankers,
     fitted on findings and factoid answers, quoted NestQuant's "Comparisons on bigger models ...
     confirm uniform superiority of NestQuant". Other questions: `scores` unchanged."""
-    m = _DEFINE.match(q.text)
+    m = _DEFINE.match(q.text) if asks_what_it_is(q.text) else None
     # A comparison: what each paper it names is; unless it asks for a quantity ("By how much does
     # WebAssembly reduce latency compared to GraphQL?" is answered by the number).
     # A statement ("ScPif1p binds less G-rich ssDNA compared to ...", a claim) is no request at all.
@@ -202,9 +213,8 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     names = compared_names(q.text) if asks and not _ASKS_NUMBER.search(q.text) else []
     if not (m or names) or not len(scores):
         return scores
-    left = names or [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", m.group(1) if m else ""))
-                     if w.lower() not in _FILLER]
-    if not left or (len(left) > 2 and not names):
+    left = names or _asked_thing(m.group(1) if m else "")
+    if not left:
         return scores
     intro = [bool(_INTRODUCES.search(sentences[i])) for i in rows]
     has = any if names else all

@@ -298,8 +298,13 @@ def runs(text: str) -> list[str | list[str]]:
             run = []
         if piece in _ZH_OR:
             out.append("or")  # alternatives: "训练数据或评测数据"
+        elif piece == "-" and out and isinstance(out[-1], str) and out[-1] != "or":
+            out[-1] += "-"  # jieba cuts "Oracle-MoE" into "Oracle", "-", "MoE": keep the name whole
         elif not has_cjk(piece):
-            out.extend(w for w in piece.split() if any(c.isalnum() for c in w))
+            words = [w for w in piece.split() if any(c.isalnum() for c in w)]
+            if words and out and isinstance(out[-1], str) and out[-1].endswith("-"):
+                out[-1] += words.pop(0)
+            out.extend(words)
     if run:
         out.append(run)
     return out
