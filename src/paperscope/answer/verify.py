@@ -91,9 +91,10 @@ def best_supporting_sentence(claim: str, ev: Evidence) -> tuple[str, int, float]
     p = ev.paper
     # Words that name the paper restated in the claim do not show the claim is supported: its
     # title, and the authors, venue and year an answer line gives ("(C. Liu and C. Chiu, ICRA
-    # 2017)", "(J. Qian et al., NAACL 2021)"). Left in, those were all that remained of a line whose quote uses only title words
-    # ("This study presents a soft robotic gripper ..." for "... a soft robotic gripper ..."),
-    # and no sentence shares author names: the paper was dropped from its own list.
+    # 2017)", "(J. Qian et al., NAACL 2021)"). Left in, those were all that remained of a line
+    # whose quote uses only title words ("This study presents a soft robotic gripper ..." for
+    # "... a soft robotic gripper ..."), and no sentence shares author names: the paper was
+    # dropped from its own list.
     named = set(terms(" ".join([p.display_title, *p.authors, "et al", p.venue, str(p.year or "")])))
     claim_terms = set(terms(claim)) - {"[", "]"}
     informative = claim_terms - named or claim_terms

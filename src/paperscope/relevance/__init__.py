@@ -41,14 +41,7 @@ from paperscope.relevance.features import (
 from paperscope.relevance.lexicon import idf as library_idf
 from paperscope.relevance.model import RelevanceModel, load
 from paperscope.relevance.question import Question, analyze
-from paperscope.relevance.quotes import (
-    asked_first,
-    check,
-    counted_first,
-    introduced_first,
-    ranked,
-    sentence_features,
-)
+from paperscope.relevance.quotes import check, first_rules, ranked, sentence_features
 from paperscope.relevance.sentences import SentenceCache
 from paperscope.settings import AnswerSettings
 from paperscope.text.acronyms import Acronyms
@@ -264,8 +257,7 @@ class Relevance:
         scores = ranker.score(np.vstack(feats)) if feats else np.zeros(0)
         start = 0
         for ev, sents, r, f in zip(evidence, sentences, rows, feats):
-            own = counted_first(q, sents, r, scores[start:start + len(f)])
-            own = introduced_first(q, sents, r, asked_first(q, sents, r, ev.paper.title, own))
+            own = first_rules(q, sents, r, ev.paper.title, scores[start:start + len(f)])
             ev.sentences = ranked(sents, own, r) if sents else []
             start += len(f)
 

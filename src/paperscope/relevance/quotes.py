@@ -185,36 +185,36 @@ _INTRODUCES = re.compile(r"\b(?:we|this\s+(?:paper|work|study)|here)\b[^.]*?\b(?
                          r"call|nam|term|offer|formulat)\w*", re.I)
 
 
-def _asked_thing(rest: str) -> list[str]:
-    return [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", rest)) if w.lower() not in _FILLER]
+def _defined(question: str) -> list[str]:
+    """What a "what is it" question asks about (at most two words once the request and words
+    such as "the paper" are gone: "NestQuant"), or [] for any other question."""
+    m = _DEFINE.match(question)
+    left = [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", m.group(1)))
+            if w.lower() not in _FILLER] if m else []
+    return left if len(left) <= 2 else []
 
 
 def asks_what_it_is(question: str) -> bool:
     """Whether `question` asks what a paper or its method is (see `introduced_first`); a Chinese
     one ("GAPrompt 是什么？") is read through its English analysis ("What is GAPrompt")."""
-    m = _DEFINE.match(question)
-    return m is not None and 0 < len(_asked_thing(m.group(1))) <= 2
+    return bool(_defined(question))
 
 
 def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
                      scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """For a question asking what a paper or its method is ("What is NestQuant?", "Summarize the
-    GAPrompt paper", "What is the main contribution of Oracle-MoE?": at most two words left once
-    the request and words such as "the paper" are gone), or comparing papers it names, the
-    sentence that introduces it ("we propose ..."; the one naming what was asked, when one does)
-    ahead of all others. The rankers,
-    fitted on findings and factoid answers, quoted NestQuant's "Comparisons on bigger models ...
-    confirm uniform superiority of NestQuant". Other questions: `scores` unchanged."""
-    m = _DEFINE.match(q.text) if asks_what_it_is(q.text) else None
+    GAPrompt paper", "What is the main contribution of Oracle-MoE?"; `_defined`), or comparing
+    papers it names, the sentence that introduces it ("we propose ..."; the one naming what was
+    asked, when one does) ahead of all others. The rankers, fitted on findings and factoid
+    answers, quoted NestQuant's "Comparisons on bigger models ... confirm uniform superiority of
+    NestQuant". Other questions: `scores` unchanged."""
     # A comparison: what each paper it names is; unless it asks for a quantity ("By how much does
     # WebAssembly reduce latency compared to GraphQL?" is answered by the number).
     # A statement ("ScPif1p binds less G-rich ssDNA compared to ...", a claim) is no request at all.
     asks = q.text.rstrip().endswith(("?", "？")) or bool(_REQUEST.match(q.text) or _VERSUS.search(q.text))
     names = compared_names(q.text) if asks and not _ASKS_NUMBER.search(q.text) else []
-    if not (m or names) or not len(scores):
-        return scores
-    left = names or _asked_thing(m.group(1) if m else "")
-    if not left:
+    left = names or _defined(q.text)
+    if not left or not len(scores):
         return scores
     intro = [bool(_INTRODUCES.search(sentences[i])) for i in rows]
     has = any if names else all
@@ -225,6 +225,15 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     first = np.zeros(len(rows))
     first[pick.index(True)] = 1.0
     return scores + first * (float(scores.max() - scores.min()) + 1.0)
+
+
+def first_rules(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
+                scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The ranker's `scores` with the rules that put a sentence first, in order: counts
+    (`counted_first`), every asked word the title lacks (`asked_first`), the introduction
+    (`introduced_first`)."""
+    scores = asked_first(q, sentences, rows, title, counted_first(q, sentences, rows, scores))
+    return introduced_first(q, sentences, rows, scores)
 
 
 def ranked(sentences: Sequence[str], scores: npt.NDArray[np.float64],
@@ -248,8 +257,7 @@ def rank_sentences(ranker: QuoteRanker, q: Question, qvec: npt.NDArray[np.float3
     check(ranker)
     scores = ranker.score(sentence_features(q, qvec, sentences, vectors, rows, title))
     picked = range(len(sentences)) if rows is None else rows
-    scores = asked_first(q, sentences, picked, title, counted_first(q, sentences, picked, scores))
-    return ranked(sentences, introduced_first(q, sentences, picked, scores), rows)
+    return ranked(sentences, first_rules(q, sentences, picked, title, scores), rows)
 
 
 def check(ranker: QuoteRanker) -> None:
