@@ -231,8 +231,9 @@ class Assistant:
             return base
         question, notes = base.standalone, base.notes
         limit = max_citations or self.settings.answer.max_citations
-        if (filters is not None or asks_for_everything(question)) and not self.gather.topical(question, snapshot):
-            listed = self.gather.in_scope(question, snapshot, filters).evidence
+        scope = self.gather.by_scope(question, snapshot, filters)
+        if scope is not None:  # papers by venue, year or author, or all of them
+            listed = scope.evidence
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             return Plan(base.question, base.question, listed, listed[:limit], notes=notes)
@@ -326,10 +327,9 @@ class Assistant:
         t0 = time.perf_counter()
         plan, snapshot, filters = self._prepare(question, filters)
         timings: dict[str, float] = {}
-        scored: Scored | None = None
-        if plan.abstain is None and (filters is not None or asks_for_everything(plan.standalone)) \
-                and not self.gather.topical(plan.standalone, snapshot):  # papers by venue/year/author, or all
-            scored = self.gather.in_scope(plan.standalone, snapshot, filters)
+        scored: Scored | None = None if plan.abstain is not None else self.gather.by_scope(
+            plan.standalone, snapshot, filters)  # papers by venue, year or author, or all of them
+        if scored is not None:
             plan.evidence = plan.cited = scored.evidence
         elif plan.abstain is None:
             scored = self.gather.scored_all(plan.standalone, snapshot, filters)

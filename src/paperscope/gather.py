@@ -31,6 +31,7 @@ from paperscope.relevance.sentences import paper_sentences
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
+from paperscope.text.scope import asks_for_everything
 
 FilterArg = Filters | Mapping[str, Any] | None
 # A paper listed by metadata alone quotes its first sentence that says what the paper does.
@@ -213,11 +214,16 @@ class Gatherer:
         out.named = phrase
         return out
 
-    def topical(self, question: str, snapshot: Bm25Snapshot) -> bool:
-        """Whether `question` names a topic at all; "Which papers are?" (what is left of "Which
-        papers are by Sattar Vakili?" once the author is read as a filter) asks for papers only."""
+    def by_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
+        """`in_scope` for a question that names no topic but filters ("Which papers are?", what
+        is left of "Which papers are by Sattar Vakili?" once the author is read as a filter) or
+        asks for every paper ("List all papers"); None for any other question."""
+        if filters is None and not asks_for_everything(question):
+            return None
         _, analysis, _ = self.crosslingual.query(question, snapshot, 1)
-        return bool(self.relevance.analyze(analysis, snapshot).groups)
+        if self.relevance.analyze(analysis, snapshot).groups:
+            return None
+        return self.in_scope(question, snapshot, filters)
 
     def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored:
         """Every paper the filters admit, newest first, each quoting its first sentence that says
