@@ -1,13 +1,21 @@
 """The corpus glossary of Chinese research terms (`paperscope/text/data/zh_glossary.json`):
 which English phrases it covers, and how the hand-written terms become the shipped file.
 
-    python -m paperscope.bench.zh_glossary phrases OUT.txt          # the phrases to translate
+    python -m paperscope.bench.zh_glossary phrases OUT.txt [--titles 12 --keywords 4]  # the phrases to translate
     python -m paperscope.bench.zh_glossary build IN.jsonl... [--out FILE]
 
 `phrases`: 2-3-word phrases in >= 12 titles of the 85,864-abstract corpus (`title_topics`:
 a phrase covered by a longer one in >= 80% of its titles is dropped) and author keywords
 (1-4 words) of >= 4 papers, lowercased, hyphens as spaces; none that names a list-all benchmark
 topic (`asks_benchmark_topic`) and none the hand-written `GLOSSARY` already translates.
+A second pass (2026-12-03: `--titles 8 --keywords 3`, 3,147 more phrases) also leaves out those
+already in the shipped file and any naming a cross-lingual benchmark topic (`XL_TOPIC_WORDS`:
+bench/questions/crosslingual_topics.jsonl), so that benchmark still measures the glossary's reach
+on topics it was not written for; 3,109 phrases, 2,179 of them with terms (one reader per ~390),
+of which only terms of 3+ characters were built in: a two-character term is a morpheme of many
+compounds and, as a jieba word, split them and took their gloss (软体 "soft bodied" turned
+软体抓手 from "soft robotic gripper" into "soft bodied" + CC-CEDICT's "mechanical hand"), or
+narrowed a common word to one sense (预测 "forecasting" without "predict").
 Each phrase's Chinese was then written by a reader (JSON Lines {"en": phrase, "zh": [terms]}:
 the standard Simplified Chinese terms, most common first, [] for a fragment).
 `build`: the readers' files -> the shipped JSON, dropping subject-area labels ("machine learning
@@ -34,6 +42,13 @@ BENCHMARK_WORDS = ("同心管", "讽刺", "共指消解", "插帧", "场景图",
                    "里程计", "点云配准", "场景图生成", "视频插帧", "讽刺检测", "软体抓手", "软体夹爪", "同心管机器人",
                    "视觉惯性里程计", "仇恨言论", "仇恨言论检测", "命名实体识别", "神经辐射场", "高斯泼溅",
                    "检索增强生成", "共形预测", "汤普森采样", "因果发现", "神经架构搜索", "机器遗忘", "文本转SQL")
+# The cross-lingual benchmark's topics (bench/questions/crosslingual_topics.jsonl) in English: the
+# second pass translated no phrase containing one of these.
+XL_TOPIC_WORDS = ("event camera", "dynamic vision", "spiking", "mixture of experts", "experts", "federated",
+                  "sign language", "exoskeleton", "soft robot", "machine translation", "re identification",
+                  "reidentification", "differential privacy", "quadruped", "legged", "hallucination", "named entity",
+                  "radiance", "continual", "catastrophic", "visual question", "optical flow", "underwater", "moe",
+                  "snn", "nerf", "vqa", "reid", "privacy")
 # A term is Chinese characters only. One with Latin letters or digits ("3D高斯", "2D激光") is left
 # out: its Latin part needs no translation (it passes through as written), and as one jieba word
 # it split longer words ("3D高斯泼溅" became 3D高斯 + 泼 + 溅, losing 高斯泼溅 "gaussian
@@ -50,7 +65,7 @@ TOO_BROAD = frozenset({"运动", "移动", "合成", "代理"})
 _AREA_LABEL = re.compile(r"^(?:machine learning|data mining|computer vision|robotics) \S+(?: |$)")
 
 
-def phrases(corpus: Path) -> list[str]:
+def phrases(corpus: Path, titles: int = 12, keyword_papers: int = 4) -> list[str]:
     from paperscope.bench.corpus import iter_records
     from paperscope.bench.relevance_items import _norm, asks_benchmark_topic, title_topics
 
@@ -58,9 +73,12 @@ def phrases(corpus: Path) -> list[str]:
     keywords: collections.Counter[str] = collections.Counter()
     for r in recs:
         keywords.update({_norm(k).strip() for k in r.get("keywords") or []})
-    found = set(title_topics(recs, 12, 100_000, 100_000, 0))
-    found |= {k for k, c in keywords.items() if c >= 4 and 1 <= len(k.split()) <= 4}
+    found = set(title_topics(recs, titles, 100_000, 100_000, 0))
+    found |= {k for k, c in keywords.items() if c >= keyword_papers and 1 <= len(k.split()) <= 4}
     known = {e.lower() for forms in GLOSSARY.values() for e in forms}
+    if (titles, keyword_papers) != (12, 4):  # the second pass: what the first did not translate
+        known |= {str(e) for e, _ in json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))["terms"]}
+        known |= {p for p in found if any(w in p for w in XL_TOPIC_WORDS)}
     return sorted(p for p in found if p not in known and not asks_benchmark_topic([p]))
 
 
@@ -96,12 +114,14 @@ def main() -> None:
     p = sub.add_parser("phrases")
     p.add_argument("out", type=Path)
     p.add_argument("--corpus", type=Path, default=None)
+    p.add_argument("--titles", type=int, default=12, help="a title phrase in at least this many titles")
+    p.add_argument("--keywords", type=int, default=4, help="an author keyword of at least this many papers")
     b = sub.add_parser("build")
     b.add_argument("inputs", type=Path, nargs="+")
     b.add_argument("--out", type=Path, default=GLOSSARY_FILE)
     args = ap.parse_args()
     if args.cmd == "phrases":
-        found = phrases(args.corpus or default_corpus())
+        found = phrases(args.corpus or default_corpus(), args.titles, args.keywords)
         args.out.write_text("\n".join(found) + "\n", encoding="utf-8")
         print(len(found), "phrases")
     else:
