@@ -254,12 +254,15 @@ def test_second_glossary_pass_names_rarer_terms_and_adds_no_two_character_word()
     over 26 such topics at 20,000 papers, Chinese list recall rose 0.73 -> 0.90. Its two-character
     terms were left out: 软体 ("soft bodied") split 软体抓手 and took its gloss, 预测 would have lost
     "predict"; those keep CC-CEDICT's senses."""
+    from paperscope.bench import crosslingual
     from paperscope.text.zh import glosses, research_terms
 
     assert glosses("鲍登线") == ["bowden cable"] and glosses("迹范数") == ["trace norm"]
     assert glosses("欠驱动手")[0] == "underactuated hand" and glosses("偏标签") == ["partial label"]
     terms = research_terms()
     assert "软体" not in terms and "预测" not in terms and "predict" in glosses("预测")
+    rare = crosslingual.load("crosslingual_rare_topics.jsonl")  # the benchmark's topics of such terms
+    assert len(rare) == 26 and all(6 <= len(t["gold"]) <= 60 and is_foreign(t["zh"]) for t in rare)
 
 
 def test_glossary_build_keeps_whole_chinese_terms_and_leaves_out_labels_and_benchmark_words(tmp_path):
