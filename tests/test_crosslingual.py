@@ -265,6 +265,20 @@ def test_second_glossary_pass_names_rarer_terms_and_adds_no_two_character_word()
     assert len(rare) == 26 and all(6 <= len(t["gold"]) <= 60 and is_foreign(t["zh"]) for t in rare)
 
 
+def test_words_cedict_lacks_are_read_off_the_glossary_terms_that_contain_them():
+    """位姿, 单目, 人脸 are not in CC-CEDICT: glossed by character they were "position location beauty
+    disposition", "bill list eye look". The terms that begin or end with them say what they mean
+    (单目深度估计 / 深度估计); a benchmark word (配准) is never read off."""
+    from paperscope.bench.zh_glossary import derive_morphemes
+    from paperscope.text.zh import glosses
+
+    assert glosses("位姿") == ["pose"] and glosses("单目") == ["monocular"] and glosses("人脸") == ["face"]
+    terms = [("monocular depth estimation", ["单目深度估计"]), ("monocular camera", ["单目相机"]),
+             ("depth estimation", ["深度估计"]), ("3d registration", ["三维配准"]), ("image registration", ["图像配准"]),
+             ("monocular slam", ["单目视觉"])]
+    assert derive_morphemes(terms) == {"单目": "monocular"}  # 相机 is CC-CEDICT's "camera"; 配准 is a benchmark word
+
+
 def test_glossary_build_keeps_whole_chinese_terms_and_leaves_out_labels_and_benchmark_words(tmp_path):
     from paperscope.bench.zh_glossary import build
 
@@ -281,7 +295,7 @@ def test_glossary_build_keeps_whole_chinese_terms_and_leaves_out_labels_and_benc
     counts = build([src], out)
     assert json.loads(out.read_text(encoding="utf-8"))["terms"] == [
         ["force torque", ["力矩"]], ["locomotion", ["行走"]], ["mirror descent", ["镜像下降"]]]
-    assert counts == {"phrases": 3, "terms": 3, "dropped": 6}
+    assert counts == {"phrases": 3, "terms": 3, "dropped": 6, "morphemes": 0}
 
 
 def test_a_phrase_the_dictionary_and_the_library_agree_on_is_one_concept(tmp_path):

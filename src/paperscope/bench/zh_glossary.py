@@ -98,12 +98,60 @@ def build(inputs: list[Path], out: Path = GLOSSARY_FILE) -> dict[str, int]:
             if keep:
                 terms.append((str(row["en"]), keep))
     terms.sort()
+    morphemes = derive_morphemes(terms)
     about = ("English research phrase -> Simplified Chinese terms; written by hand for the corpus's "
              "frequent title phrases and author keywords (paperscope.bench.zh_glossary).")
     rows = ",\n".join(json.dumps(list(r), ensure_ascii=False) for r in terms)
     # One phrase per line, so a change to the glossary reads as a line diff.
-    out.write_text(f'{{"about": {json.dumps(about)}, "terms": [\n{rows}\n]}}\n', encoding="utf-8")
-    return {"phrases": len(terms), "terms": sum(len(zh) for _, zh in terms), "dropped": dropped}
+    parts = ",\n".join(json.dumps(list(m), ensure_ascii=False) for m in sorted(morphemes.items()))
+    out.write_text(f'{{"about": {json.dumps(about)}, "terms": [\n{rows}\n],\n"morphemes": [\n{parts}\n]}}\n',
+                   encoding="utf-8")
+    return {"phrases": len(terms), "terms": sum(len(zh) for _, zh in terms), "dropped": dropped,
+            "morphemes": len(morphemes)}
+
+
+# A two-character word CC-CEDICT lacks (位姿, 单目, 人脸) is glossed by its characters ("position
+# ... beauty disposition", "bill list eye look"); the glossary's terms that begin or end with it
+# say what it means: 单目深度估计 is "monocular depth estimation" and 深度估计 "depth estimation",
+# so 单目 is "monocular". Kept when one English word explains it in at least MORPHEME_MIN terms
+# and in at least half of those it occurs in.
+MORPHEME_MIN = 2
+_MORPHEME_WORD = re.compile(r"^[a-z][a-z0-9]*$")
+_FUNCTION_WORDS = frozenset({"and", "or", "of", "to", "for", "in", "on", "the", "a", "an", "with", "by", "from", "as"})
+
+
+def derive_morphemes(terms: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Two-character Chinese words CC-CEDICT lacks -> their English word, read off the glossary's
+    terms (see MORPHEME_MIN); none is a benchmark word or part of one."""
+    from paperscope.text.zh import _cedict
+
+    cedict = _cedict()
+    english: dict[str, list[str]] = {}
+    for en, zh in terms:
+        for t in zh:
+            english.setdefault(t, []).append(en.lower())
+    for t, forms in GLOSSARY.items():
+        english.setdefault(t, []).extend(f.lower() for f in forms)
+    votes: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for term, forms in english.items():
+        if len(term) < 3:
+            continue
+        for m, rest, first in ((term[:2], term[2:], True), (term[-2:], term[:-2], False)):
+            if m in cedict or m in english or any(m in w for w in BENCHMARK_WORDS):
+                continue
+            known = english.get(rest) or cedict.get(rest) or []
+            for form in forms:
+                for g in (k.lower() for k in known[:6]):
+                    if first and form.endswith(" " + g):
+                        votes[m][form[:-len(g)].strip()] += 1
+                    elif not first and form.startswith(g + " "):
+                        votes[m][form[len(g):].strip()] += 1
+    out = {}
+    for m, c in votes.items():
+        word, n = c.most_common(1)[0]
+        if n >= MORPHEME_MIN and n * 2 >= sum(c.values()) and _MORPHEME_WORD.match(word) and word not in _FUNCTION_WORDS:
+            out[m] = word
+    return out
 
 
 def main() -> None:

@@ -67,6 +67,15 @@ def corpus_glossary() -> dict[str, list[str]]:
 
 
 @functools.lru_cache(maxsize=1)
+def morphemes() -> dict[str, list[str]]:
+    """Two-character words CC-CEDICT lacks, read off the glossary's terms (位姿 "pose", 单目
+    "monocular", 人脸 "face"; `paperscope.bench.zh_glossary.derive_morphemes`): glossed by their
+    characters they were "position ... beauty disposition", "bill list eye look"."""
+    data = json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))
+    return {zh: [en] for zh, en in data.get("morphemes", [])}
+
+
+@functools.lru_cache(maxsize=1)
 def research_terms() -> dict[str, list[str]]:
     """Every curated research term: the corpus glossary, with the hand-written `GLOSSARY`
     taking precedence (its entries were chosen for known questions)."""
@@ -75,15 +84,15 @@ def research_terms() -> dict[str, list[str]]:
 
 @functools.lru_cache(maxsize=1)
 def _table() -> dict[str, list[str]]:
-    """CC-CEDICT with the research terms taking precedence; jieba learns the research terms, so
-    each segments whole."""
+    """CC-CEDICT with the research terms taking precedence, and the glossary's morphemes for words
+    CC-CEDICT lacks; jieba learns the research terms, so each segments whole."""
     import jieba
 
     jieba.setLogLevel(60)
     terms = research_terms()
     for term in terms:
         jieba.add_word(term, freq=200_000)
-    return {**_cedict(), **terms}
+    return {**morphemes(), **_cedict(), **terms}
 
 
 _GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b|~'s")
