@@ -12,6 +12,7 @@ import functools
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -41,6 +42,13 @@ GLOSSARY_FILE = Path(__file__).with_name("data") / "zh_glossary.json"
 
 
 @functools.lru_cache(maxsize=1)
+def _glossary_file() -> dict[str, Any]:
+    """`data/zh_glossary.json`, read once for its terms and its morphemes."""
+    data: dict[str, Any] = json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+@functools.lru_cache(maxsize=1)
 def corpus_glossary() -> dict[str, list[str]]:
     """Chinese term -> English phrases, from `data/zh_glossary.json`: of the 3,401 phrases frequent
     in the 85,864 corpus titles (2-3 words in >= 12 titles) or author keywords (>= 4 papers),
@@ -53,9 +61,8 @@ def corpus_glossary() -> dict[str, list[str]]:
     "abalone" + "scale" + "ascend" + "thread". Left out on purpose: the list-all benchmark's topics
     (bench/questions/listall_topics.jsonl), so that benchmark still measures Chinese topics
     this glossary does not name (the hand-written `GLOSSARY` holds 4 of them)."""
-    data = json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))
     out: dict[str, list[str]] = {}
-    for english, terms in data["terms"]:
+    for english, terms in _glossary_file()["terms"]:
         for term in terms:
             forms = out.setdefault(term, [])
             if english not in forms:
@@ -71,8 +78,7 @@ def morphemes() -> dict[str, list[str]]:
     """Two-character words CC-CEDICT lacks, read off the glossary's terms (位姿 "pose", 单目
     "monocular", 人脸 "face"; `paperscope.bench.zh_glossary.derive_morphemes`): glossed by their
     characters they were "position ... beauty disposition", "bill list eye look"."""
-    data = json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))
-    return {zh: [en] for zh, en in data.get("morphemes", [])}
+    return {zh: [en] for zh, en in _glossary_file().get("morphemes", [])}
 
 
 @functools.lru_cache(maxsize=1)
