@@ -127,8 +127,12 @@ class Relevance:
 
     def whole_topic(self, scored: Scored, corpus: CorpusStats) -> Scored:
         """find_all: once at least `WHOLE_MIN` candidates cover every part of the question in their
-        own words, a paper missing `WHOLE_MISSING` of its weight or more is not listed (its
-        probability is capped below the list threshold; it may still show as related). Topic
+        own words, a paper missing a part that alone weighs `WHOLE_MISSING` of the question or
+        more is not listed (its probability is capped below the list threshold; it may still
+        show as related). One heavy part, not the sum of the missing parts: a question that
+        describes its topic in many light words ("translating natural language questions into SQL
+        queries") is missed by the papers naming it ("Text-to-SQL ...") several words at a time
+        (85,864 papers: recall 0.47 -> 0.50 there, list-all direct 0.778 -> 0.780). Topic
         mode reads ranks at the library's scale, which lifts every paper of the larger topic:
         over 85,864 papers "Which papers address MoE latency?" listed ten MoE papers that never
         mention latency (0.40 of the question's weight) at 0.31-0.66. A question described in
@@ -137,10 +141,11 @@ class Relevance:
         if len(q.groups) < 2:
             return scored
         cover = Cover(q, corpus.acronyms)
-        missing = [1.0 - cover.share(self.texts.get(ev.paper).all) for ev in scored.evidence]
-        if sum(1 for m in missing if m < 1e-9) < WHOLE_MIN:
+        hits = [cover.hits(self.texts.get(ev.paper).all) for ev in scored.evidence]
+        if sum(1 for h in hits if all(h)) < WHOLE_MIN:
             return scored
-        return self._unlisted(scored, [m >= WHOLE_MISSING for m in missing])
+        heaviest = [max((w for w, hit in zip(cover.weights, h) if not hit), default=0.0) for h in hits]
+        return self._unlisted(scored, [m >= WHOLE_MISSING for m in heaviest])
 
     def names_rule(self, scored: Scored, corpus: CorpusStats) -> Scored:
         """find_all: a paper that names the question's topic only once in passing, not in its title
