@@ -57,7 +57,7 @@ def test_every_name_the_repository_mentions_is_valid():
 
     valid = set(env_names())
     mentioned: dict[str, str] = {}
-    files = [p for folder in ("src", "ingest", "ui", "tests", "scripts", ".ci") for p in (ROOT / folder).rglob("*")
+    files = [p for folder in ("src", "ingest", "ui", "tests", "scripts", ".ci", "docs") for p in (ROOT / folder).rglob("*")
              if p.is_file() and p.suffix in (".py", ".sh", ".md", ".toml", "") and "__pycache__" not in p.parts]
     files += [ROOT / "README.md", ROOT / ".env.example", ROOT / "SECURITY.md"]
     for path in files:

@@ -14,7 +14,7 @@ from English abstracts, without a translation model.
 - `vector`: the question's USE-m vector (title ranking; factoid quotes);
 - `latin`: its Latin-script words (method names, acronyms: "GAPrompt", "EEG"), searched by BM25
   as one more list.
-Measured at 20,000 papers on 160 hand-written Chinese known-item questions (research, README):
+Measured at 20,000 papers on 160 hand-written Chinese known-item questions (research, docs/measurements.md):
 R@1 .606 -> .831 and R@10 .844 -> .969 over word glossing alone; English on the same questions .981/1.0.
 Leaves out: Latin-script foreign languages (German, French ...): they stay on the English path.
 """

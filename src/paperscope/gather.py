@@ -40,7 +40,7 @@ _OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work|study|article|note)|here
 GUARANTEED_PER_RETRIEVER = 10  # each retriever's top papers always reach the relevance model
 # find_all reads this far down each retriever's list (and BM25's for the query's variants). At
 # 85,864 abstracts the union of BM25 and dense top 1,000 plus the variants held 99.4% of the
-# papers of 28 title-labelled topics (paperscope bench --list-all; README).
+# papers of 28 title-labelled topics (paperscope bench --sections listall; README "Measured").
 FIND_ALL_DEPTH = 1000
 FIND_ALL_FIRST_DEPTH = 250  # read first; all FIND_ALL_DEPTH only for a large topic (see `scored_all`)
 # The library's name for a topic (`Gatherer._named`): it may add papers among the question's

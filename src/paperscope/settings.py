@@ -104,7 +104,7 @@ class ChunkSettings(_Section):
 
     # 'tokens' stays the default for ingest speed: on 2,000 abstracts 'window' lifted dense
     # known-item R@1 from 0.878 to 0.915 (hybrid 0.960 -> 0.963) but made 2.4x as many chunks
-    # and ingest ~2x slower (README: "Chunk windows"), which would take the full 85,864-abstract
+    # and ingest ~2x slower (docs/measurements.md: "Chunk windows"), which would take the full 85,864-abstract
     # ingest past 10 minutes on 2 cores.
     by: Literal["tokens", "window"] = Field(
         default="tokens",
@@ -132,7 +132,7 @@ class RetrieveSettings(_Section):
     multilingual: bool = Field(
         default=True, description="Build the cross-lingual index (USE-m vectors of titles and of the library's "
         "English phrases) at ingest, so questions in Chinese and 15 other languages find English papers. "
-        "Adds ~1 min at 85,864 papers (README).")
+        "Adds ~1 min at 85,864 papers (docs/measurements.md).")
     # 0.5 for each extra list of a non-English question (USE-m title cosine; BM25 over its Latin-letter
     # words): measured on 160 Chinese known-item questions at 20,000 papers against weight 1.
     multilingual_weight: float = Field(default=0.5, ge=0, description="Weight of each cross-lingual ranking in fusion.")

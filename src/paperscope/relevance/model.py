@@ -4,7 +4,7 @@ evaluated here with numpy alone, so the product needs no ML library at run time.
 
 `relevance/data/model.json` holds: the feature names (checked against `features.FEATURES`), the
 trees as flat arrays, the decision thresholds, the quote ranker's weights, and the held-out
-figures of the run that made it (see the README). The training script checks this evaluator
+figures of the run that made it (README "Measured", docs/measurements.md). The training script checks this evaluator
 against LightGBM's own predictions before it writes the file.
 """
 
