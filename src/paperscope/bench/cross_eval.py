@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from paperscope.bench.cross_train import MAX_LEN, passage
+from paperscope.bench.cross_train import MAX_LEN, hand_libraries, passage
 from paperscope.bench.relevance_items import DATA
+from paperscope.text.zh import has_cjk
 
 
 def auc(y: Sequence[int], score: Sequence[float]) -> float:
@@ -66,25 +66,19 @@ def evaluate(model_dir: Path, work: Path, shared: Path, trained: frozenset[str] 
     import torch
     from transformers import AutoTokenizer, BertForSequenceClassification
 
-    from paperscope.bench.corpus import iter_records
     from paperscope.bench.relevance_items import load_jsonl
     from paperscope.bench.relevance_train import library
 
     tok = AutoTokenizer.from_pretrained(str(model_dir))
     model = BertForSequenceClassification.from_pretrained(str(model_dir)).eval()
-    libs = [(library(work, "seeds", paths=[Path(__file__).resolve().parents[3] / "seeds"]),
-             load_jsonl(shared / "eval" / "dev2.jsonl"), "dev2")]
-    by_id = {str(r["id"]): r for r in iter_records(shared / "corpora" / "conference_abstracts.jsonl.gz")}
-    for name, ids in json.loads((DATA / "libraries.json").read_text()).items():
-        if name in trained:
-            continue
-        libs.append((library(work, name, [by_id[i] for i in ids]), load_jsonl(DATA / f"{name}_questions.jsonl"), name))
+    seeds = library(work, "seeds", paths=[Path(__file__).resolve().parents[3] / "seeds"])
+    dev2 = [it for it in load_jsonl(shared / "eval" / "dev2.jsonl") if "turns" not in it and not has_cjk(it["question"])]
+    held = [n for n in json.loads((DATA / "libraries.json").read_text()) if n not in trained]
+    libs = [("dev2", seeds, dev2), *hand_libraries(work, held)]
     per_q: list[dict[str, Any]] = []
-    for a, items, tag in libs:
+    for tag, a, items in libs:
         snap = a.catalog.snapshot()
         for it in items:
-            if "turns" in it or re.search(r"[\u4e00-\u9fff]", it["question"]):
-                continue
             c = a.candidates(it["question"], snap)
             hits = [h for h in c.hits if h.paper is not None]
             gold, acceptable = set(it["gold"]), set(it.get("acceptable") or [])

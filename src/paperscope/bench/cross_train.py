@@ -48,7 +48,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,7 @@ import numpy as np
 from paperscope.bench.corpus import default_corpus, sample
 from paperscope.bench.relevance_items import DATA, SCAFFOLDS, asks_benchmark_topic
 from paperscope.text.sentences import sentences
+from paperscope.text.zh import has_cjk
 
 MAX_LEN = 160  # question + passage word pieces (question at most 40)
 NEGATIVES = 3
@@ -159,23 +160,30 @@ def mine_negatives(recs: list[dict[str, Any]], questions: list[dict[str, Any]], 
         q["neg"] = negs
 
 
-def human_questions(work: Path, names: Sequence[str], rng: random.Random, repeat: int) -> list[dict[str, Any]]:
-    """Questions of the hand-labelled libraries `names` (only these: the others stay held out),
-    each `repeat` times: a gold paper (none for an unanswerable question) and negatives among the
-    candidates `ask` gathers, nearest first; `acceptable` papers are neither."""
+def hand_libraries(work: Path, names: Sequence[str] | None = None) -> Iterator[tuple[str, Any, list[dict[str, Any]]]]:
+    """(name, Assistant, English single-turn questions) of the hand-labelled libraries `names`
+    (default: all), each ingested once under `work` as relevance_train does."""
     from paperscope.bench.corpus import iter_records
     from paperscope.bench.relevance_items import load_jsonl
     from paperscope.bench.relevance_train import library
 
-    by_id = {str(r["id"]): r for r in iter_records(default_corpus())}
     ids = json.loads((DATA / "libraries.json").read_text())
+    wanted = [n for n in ids if names is None or n in names]
+    by_id = {str(r["id"]): r for r in iter_records(default_corpus())} if wanted else {}
+    for name in wanted:
+        questions = [it for it in load_jsonl(DATA / f"{name}_questions.jsonl")
+                     if "turns" not in it and not has_cjk(it["question"])]
+        yield name, library(work, name, [by_id[i] for i in ids[name]]), questions
+
+
+def human_questions(work: Path, names: Sequence[str], rng: random.Random, repeat: int) -> list[dict[str, Any]]:
+    """Questions of the hand-labelled libraries `names` (only these: the others stay held out),
+    each `repeat` times: a gold paper (none for an unanswerable question) and negatives among the
+    candidates `ask` gathers, nearest first; `acceptable` papers are neither."""
     out: list[dict[str, Any]] = []
-    for name in names:
-        a = library(work, name, [by_id[i] for i in ids[name]])
+    for _, a, questions in hand_libraries(work, names):
         snap = a.catalog.snapshot()
-        for it in load_jsonl(DATA / f"{name}_questions.jsonl"):
-            if "turns" in it or re.search(r"[\u4e00-\u9fff]", it["question"]):
-                continue
+        for it in questions:
             papers = [h.paper for h in a.candidates(it["question"], snap).hits if h.paper is not None]
             gold = [p.model_dump() for p in papers if p.paper_id in set(it["gold"])]
             skip = set(it["gold"]) | set(it.get("acceptable") or [])
