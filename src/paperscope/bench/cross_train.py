@@ -33,8 +33,8 @@ candidates as `ask` gathers them; AUC of gold vs other candidates):
 |---|---|---|---|
 | dense cosine (shipped MiniLM) | 0.859 / 0.689 | 0.877 / 0.900 | |
 | fused rank | 0.877 / 0.733 | 0.914 / 0.911 | 0.870 / 0.917 with cosine |
-| titles 75%, keywords, TL;DRs; 1,500 steps (49 min) | 0.527 / 0.156 | 0.705 / 0.383 | 0.872 / 0.933 |
-| + inverse cloze, keywords 28%, libraries A-L; 700 steps (23 min) | 0.811 / 0.489 | 0.865 / 0.711 | 0.888 / 0.930 |
+| titles 75%, keywords, TL;DRs (KEYWORD_SHARE 0.3, no ICT); 1,500 steps | 0.527 / 0.156 | 0.705 / 0.383 | 0.872 / 0.933 |
+| + inverse cloze, keywords, libraries A-L (defaults); 700 steps | 0.811 / 0.489 | 0.865 / 0.711 | 0.888 / 0.930 |
 The first learned known items (full titles) and nothing of short topics ("Which papers address MoE
 latency?" scored LocMoE -1.2, a point-cloud paper -1.3). Alone, neither beats the dense cosine;
 beside cosine and rank the second adds 0.013-0.018 AUC, less than the stacker's other features
@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from paperscope.bench.corpus import default_corpus, sample
-from paperscope.bench.relevance_items import DATA, SCAFFOLDS, asks_benchmark_topic
+from paperscope.bench.relevance_items import DATA, SCAFFOLDS, _norm, asks_benchmark_topic
 from paperscope.text.sentences import sentences
 from paperscope.text.zh import has_cjk
 
@@ -67,10 +67,6 @@ ICT_SHARE = 0.35
 
 def log(msg: str) -> None:
     print(f"[cross] {msg}", flush=True)
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
 def pool(corpus: Path) -> list[dict[str, Any]]:
@@ -222,7 +218,7 @@ def train(args: argparse.Namespace) -> None:
         human = human_questions(args.work, args.human.split(","), rng, args.human_repeat)
         questions += human
         rng.shuffle(questions)
-    kinds = {k: sum(q["kind"] == k for q in questions) for k in ("title", "keyword", "ict", "tldr")}
+    kinds = {k: sum(q["kind"] == k for q in questions) for k in ("title", "keyword", "ict", "tldr", "human")}
     log(f"{len(recs)} papers, {len(questions)} questions ({kinds}), {time.time() - t0:.0f}s")
     src = str(minilm_model_dir())
     tok = AutoTokenizer.from_pretrained(src)
@@ -260,7 +256,7 @@ def train(args: argparse.Namespace) -> None:
         opt.step()
         sched.step()
         opt.zero_grad()
-        running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
+        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
         if step % 50 == 0:
             log(f"step {step}/{args.steps} loss {running:.4f} {time.time() - t0:.0f}s")
     args.out.mkdir(parents=True, exist_ok=True)
