@@ -53,6 +53,42 @@ def test_a_long_run_before_or_shares_its_leading_words():
     assert groups == {frozenset({"dialogu", "system", "chatbot"})}
 
 
+def test_a_list_before_or_is_one_set_of_alternatives():
+    """"legged, quadruped, biped or humanoid robots" asks for any of the four, not for legged and
+    quadruped and one of biped/humanoid (read so, find_all over 20,000 papers listed nothing). The
+    scaffolding verb that leads into a list is not an item ("take images, video or audio"); a
+    chain of "or"s stays a chain ("fool or sabotage learned models, or defences": no list), and
+    "either"/"whether" open a list, they are not topic words."""
+    def groups(question: str) -> set[frozenset[str]]:
+        return {g for g, _ in analyze(question, _flat_idf).groups}
+
+    assert frozenset({"leg", "quadrup", "bipe", "humanoid"}) in groups(
+        "Which papers use reinforcement learning for legged, quadruped, biped or humanoid robot locomotion?")
+    assert groups("Which papers release a new dataset, corpus or benchmark?") == {
+        frozenset({"dataset", "corpus", "benchmark"})}
+    assert groups("Which papers release a new dataset, corpus, or benchmark?") == {
+        frozenset({"dataset", "corpus", "benchmark"})}  # the serial comma too
+    media = groups("Which papers work with models that take images, video or audio alongside text?")
+    assert frozenset({"imag", "video", "audio"}) in media and frozenset({"take"}) in media
+    chain = groups("Which papers study attacks that deliberately fool or sabotage learned models, or defences against them?")
+    assert any({"fool", "sabotag", "defenc"} <= g for g in chain) and not any({"model", "defenc"} <= g for g in chain)
+    rl = groups("Which papers do reinforcement learning, either model-free or model-based?")
+    assert all("either" not in g for g in rl) and frozenset({"reinforc"}) in rl
+    assert all("whether" not in g for g in groups("Is there work on testing whether a classifier is calibrated?"))
+
+
+def test_separate_parts_never_make_a_list():
+    """The cross-lingual path joins a glossed question's concepts with `SEPARATE`: "点云配准" glossed
+    as "point cloud | join or fit" asks for a point cloud and for joining or fitting; with commas
+    the point cloud became one more alternative of the glosses (and 0.07 of a list on topic)."""
+    from paperscope.relevance.question import SEPARATE
+
+    separate = {g for g, _ in analyze(f"Which papers point cloud {SEPARATE} join or fit", _flat_idf).groups}
+    assert frozenset({"join", "fit"}) in separate and frozenset({"cloud"}) in separate
+    listed = {g for g, _ in analyze("Which papers point cloud, join or fit", _flat_idf).groups}
+    assert frozenset({"point", "cloud", "join", "fit"}) in listed
+
+
 def test_generating_a_layout_kind_is_not_layout_to_image(seeded):
     """Over the seeds one paper generates images from layouts; none generates poster or slide
     layouts. Read flat ("automatically", "generate", "poster" as alternatives) it was cited."""

@@ -31,6 +31,7 @@ from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.multilingual import Encoder, LibraryVectors, Vectors, encoder
 from paperscope.records import Evidence
+from paperscope.relevance.question import SEPARATE
 from paperscope.settings import RetrieveSettings
 from paperscope.text.analyzer import terms
 from paperscope.text.zh import frame, gloss_for_analysis, glosses, has_cjk, research_terms, runs, to_english_query
@@ -240,9 +241,11 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
                 i += n
                 break
     english = " ".join([*latin, *searched])
+    # Parts apart by `question.SEPARATE`, not ",": a comma list before an "or" reads as
+    # alternatives, and these parts are separate concepts unless the writer put 或 between.
     analysis = ""
     for p in parts:
-        analysis += p if p == " or " or analysis.endswith(" or ") or not analysis else ", " + p
+        analysis += p if p == " or " or analysis.endswith(" or ") or not analysis else f" {SEPARATE} " + p
     head = frame(question) if has_cjk(question) else ""
     return Translated(english, f"{head} {analysis}".strip(), " ".join(latin), np.asarray(vectors[-1]))
 

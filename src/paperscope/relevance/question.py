@@ -9,7 +9,9 @@
   sparse kernels" are one group each, covered when any member is; a bracket restating a phrase
   ("event cameras (dynamic vision sensors)") makes a group of two phrases, each covering it whole.
   A run of three or more words before an "or" shares its leading words: "automatically generate
-  UI or poster layouts" asks for generating, and for UI or poster.
+  UI or poster layouts" asks for generating, and for UI or poster. A comma list before the "or"
+  is one set of alternatives ("legged, quadruped, biped or humanoid robots"); "either"/"whether"
+  open one and are not topic.
 - Negated parts ("rather than neural nets", "instead of X") are not asked for, to the end of
   their clause ("go beyond plain text and work with images" asks for images).
 - Examples ("such as", "for example") are alternatives of the word they illustrate, and end
@@ -44,7 +46,12 @@ than rather
 """.split())
 _GENRE_STEMS = frozenset(_stemmer().stemWords(sorted(QUESTION_GENRE)))
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+|[,;:?.!()]")
+# "|" separates parts as a comma does, but never makes a list (`SEPARATE`).
+_TOKEN = re.compile(r"[A-Za-z0-9]+|[,;:?.!()|]")
+# For text built from separate concepts (the cross-lingual path's analysis of a glossed question):
+# read as a comma, except that the parts around an "or" never make one list of alternatives.
+SEPARATE = "|"
+_COMMAS = frozenset({",", SEPARATE})
 _ALT = {"or", "nor"}
 # Nouns that place a topic between others ("at the intersection of vision and language", "the
 # interplay between X and Y"): followed by "of" or "between" they say where, not what.
@@ -60,6 +67,9 @@ _BETWEEN = frozenset({"intersection", "interplay", "crossroads", "nexus", "confl
 # precision 0.948 -> 0.961, abstention 0.888 -> 0.900. Reading only the last word at every run
 # length lost 14 right citations ("dialogue systems or chatbots" then requires "dialogue").
 _OR_SHARED_FROM = 3
+# Words that open a list of alternatives ("either model-free or model-based", "whether adversarial
+# training, adversarial examples or ..."): not topic, and the list starts after them.
+_LIST_START = frozenset({"either", "whether"})
 # Where the examples end and the question goes on (a new clause, a purpose); prepositions do not
 # end them ("policy evaluation or regret guarantees in MDPs" is one example).
 _EXAMPLE_END = frozenset({"to", "that", "which", "who", "whose", "where", "when", "whether", "while", "also", "so",
@@ -151,17 +161,21 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     run_id, run_of = 0, []  # which run each content word is in
     brackets: list[tuple[list[int], int]] = []  # (the phrase before a bracket, the bracket's first word)
     bracket = False
+    listed: list[list[int]] = []  # the runs of a comma-separated list so far ("legged, quadruped, ...")
+    chained = False  # after an "or", to the next break: "A or B, or C" chains, it lists nothing
     i = 0
     while i < len(toks):
         t = toks[i]
         two = " ".join(toks[i:i + 2])
         if not t.isalnum():
-            if t != ",":
+            if t not in _COMMAS:
                 negated, example_head = False, None
+            listed = listed + [run] if t == "," and run and not chained else ([] if t != "," else listed)
+            chained = chained and t in _COMMAS
             # A bracket right after a phrase restates it ("event cameras (dynamic vision sensors)",
             # "neural radiance fields (NeRF)"): its words are an alternative of that phrase.
             bracket = t == "(" and bool(run)
-            pending_alt, alternatives = (True, run) if bracket else (pending_alt and t == ",", alternatives)
+            pending_alt, alternatives = (True, run) if bracket else (pending_alt and t in _COMMAS, alternatives)
             run = []
             i += 1
             continue
@@ -175,11 +189,24 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
         if two in _EXAMPLE or t in _EXAMPLE:
             # The examples are alternatives of the head word before them ("networks such as LSTMs
             # or GRUs"), not of the words before it, so an "or" among them starts a new run.
-            example_head, run = (len(content) - 1 if content else None), []
+            example_head, run, listed = (len(content) - 1 if content else None), [], []
             i += 2 if two in _EXAMPLE else 1
             continue
         if t in _ALT or (t == "and" and toks[i + 1:i + 2] == ["or"]):
-            pending_alt, alternatives, run = True, (run[-1:] if len(run) >= _OR_SHARED_FROM else run) or alternatives, []
+            # A list before the "or" ("legged, quadruped, biped or humanoid robots") is one set of
+            # alternatives, each item as a run before an "or" reads, less the scaffolding verbs
+            # that lead it into the list ("take images, video or audio"); without a list, the run.
+            items = [*listed, run] if run else listed
+            # Only the first item can hold leading words the list shares ("generate UI, poster or
+            # slide layouts"); the later ones are whole alternatives ("NeRF, neural radiance fields").
+            shared = [k for n, item in enumerate(items)
+                      for k in (item[-1:] if len(item) >= _OR_SHARED_FROM and n == 0 else item)
+                      if not listed or content[k][2] >= 0.5]
+            pending_alt, alternatives, run, listed, chained = True, shared or alternatives, [], [], True
+            i += 1
+            continue
+        if t in _LIST_START:
+            listed, run, chained = [], [], False
             i += 1
             continue
         s = stemmer.stemWord(t)
@@ -200,7 +227,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             pending_alt = bracket = False
             run.append(k)
         elif t not in ("of", "-"):
-            run = []
+            run, listed, chained = [], [], False
             if example_head is not None and len(content) - 1 > example_head and t in _EXAMPLE_END and i not in hyphened:
                 # The examples end where the question goes on ("such as LSTMs or GRUs to very low
                 # bit widths"): what follows is asked for, not one more example.
