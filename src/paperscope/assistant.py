@@ -44,7 +44,7 @@ from paperscope.secrets import redact
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
-from paperscope.text.zh import has_cjk, to_english_query
+from paperscope.text.zh import chinese, to_english_query
 
 if TYPE_CHECKING:
     from paperscope.integrations.llama_index import PaperscopeRetriever
@@ -301,7 +301,7 @@ class Assistant:
         timings["total_s"] = time.perf_counter() - t0
         text = checked.text
         if plan.related:
-            text += "\n\n" + related_text(plan.related, chinese=has_cjk(plan.question))
+            text += "\n\n" + related_text(plan.related, chinese=chinese(plan.question))
         yield Answer(text=text, citations=checked.citations, abstained=False, backend=backend,
                      related=[_nearest(ev) for ev in plan.related],
                      question=plan.question, standalone_question=plan.standalone, notes=notes,
@@ -344,7 +344,7 @@ class Assistant:
             yield self._abstention(plan, timings)
             return
         assert scored is not None
-        heading = list_heading(plan.cited, chinese=has_cjk(plan.question), named=scored.named)
+        heading = list_heading(plan.cited, chinese=chinese(plan.question), named=scored.named)
         yield TextPiece(heading)
         lines, quotes = [heading], {}
         for start in range(0, len(plan.cited), QUOTE_BATCH):

@@ -16,12 +16,16 @@ from English abstracts, without a translation model.
   as one more list.
 Measured at 20,000 papers on 160 hand-written Chinese known-item questions (research, docs/measurements.md):
 R@1 .606 -> .831 and R@10 .844 -> .969 over word glossing alone; English on the same questions .981/1.0.
-Leaves out: Latin-script foreign languages (German, French ...): they stay on the English path.
+German, French, Spanish, Italian, Portuguese and Dutch questions (told from English by their
+function words, `text.languages`) and Japanese ones (by kana) take the same path, split at their
+scaffolding words or kana and glossed by USE-m only (the dictionary and glossary are Chinese).
+Leaves out: Latin-script languages USE-m has but `text.languages` does not list (Polish, Turkish).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,7 +38,9 @@ from paperscope.records import Evidence
 from paperscope.relevance.question import SEPARATE
 from paperscope.settings import RetrieveSettings
 from paperscope.text.analyzer import terms
-from paperscope.text.zh import frame, gloss_for_analysis, glosses, has_cjk, research_terms, runs, to_english_query
+from paperscope.text.languages import JOINS, OR, SCAFFOLD, japanese, japanese_frame, japanese_pieces, latin_language
+from paperscope.text.languages import frame as latin_frame
+from paperscope.text.zh import chinese, frame, gloss_for_analysis, glosses, has_cjk, research_terms, runs, to_english_query
 
 # Non-Latin scripts that go to the cross-lingual path: Han, Kana, Hangul, Cyrillic, Greek,
 # Arabic, Hebrew, Thai, Devanagari (a question in one of them cannot match English words).
@@ -60,7 +66,51 @@ WITNESSES = 5  # a word's own nearest phrases that may explain it (cosine >= FLO
 
 
 def is_foreign(text: str) -> bool:
-    return bool(_FOREIGN.search(text))
+    """Written in a script other than Latin, or in a Latin-script language other than English."""
+    return bool(_FOREIGN.search(text)) or latin_language(text) is not None
+
+
+# In a Latin-script question, a word that is a name or acronym ("MoE", "GAPrompt", "NeRF", "3D",
+# "BERT") is searched as written; any other word is the language's own and is glossed.
+_NAME = re.compile(r"^(?:.*\d.*|.[^\W\d_]*[A-Z].*|[A-Z]{2,}s?)$")
+
+
+def _latin_pieces(text: str, lang: str) -> list[str | list[str]]:
+    """A Latin-script foreign question's pieces: runs of the language's topical words (lists),
+    broken by its scaffolding (`languages.SCAFFOLD`); names and acronyms as strings; "or" for
+    its "or". Hyphenated compounds are split ("MoE-Latenz" -> "MoE", "Latenz")."""
+    out: list[str | list[str]] = []
+    run: list[str] = []
+
+    def close() -> None:
+        nonlocal run
+        if run:
+            out.append(run)
+            run = []
+
+    for token in text.split():
+        for word in token.split("-"):
+            word = word.strip("?？.,;:!¿¡\"'()«»“”")
+            if not word:
+                continue
+            head, apostrophe, rest = word.replace("’", "'").partition("'")
+            if apostrophe and rest and head.lower() in SCAFFOLD[lang]:
+                word = rest  # "l'apprentissage", "d'experts", "s'appuient"
+            low = word.lower()
+            if low in OR[lang]:
+                close()
+                out.append("or")
+            elif low in JOINS and run:
+                run.append(word)
+            elif low in SCAFFOLD[lang]:
+                close()
+            elif _NAME.match(word):
+                close()
+                out.append(word)
+            else:
+                run.append(word)
+    close()
+    return out
 
 
 @dataclass(frozen=True)
@@ -72,9 +122,15 @@ class Translated:
 
 
 def _pieces(text: str) -> list[str | list[str]]:
-    """Topical pieces: Chinese through jieba; other scripts as runs of whitespace words."""
+    """Topical pieces: Chinese through jieba, Japanese by its kana, a Latin-script language by its
+    function words; other scripts as runs of whitespace words."""
+    if japanese(text):
+        return japanese_pieces(text)
     if has_cjk(text):
         return runs(text)
+    lang = latin_language(text)
+    if lang is not None:
+        return _latin_pieces(text, lang)
     out: list[str | list[str]] = []
     for word in text.split():
         word = word.strip("?？.,;:!¿¡\"'()")
@@ -93,22 +149,39 @@ def _join(words: list[str]) -> str:
     return "".join(words) if any(has_cjk(w) for w in words) else " ".join(words)
 
 
-def _concept(word: str, hit: tuple[str, float] | None) -> tuple[str, list[str]]:
+def _concept(word: str, hit: tuple[str, float] | None, chinese: bool = True) -> tuple[str, list[str]]:
     """(the word as one concept of the analysis text, every English alternative to search for).
     A multi-word phrase stands alone in the analysis: "mixture of experts or moe" would let "or"
     link all its words into one group that "mixtures" alone satisfies. Dictionary senses of
     several words ("be distributed", "let droop") are searched but not required."""
-    curated = research_terms().get(word)
+    curated = research_terms().get(word) if chinese else None
     if curated:  # its first entry is the term
         alts = list(curated)
         return (alts[0] if " " in alts[0] else " or ".join(alts)), alts
-    alts = glosses(word)
+    alts = _dictionary(word, chinese)
+    if not alts and hit is None and not (chinese and has_cjk(word)):
+        # A word of another language the encoder cannot place stays a part of the question, as
+        # written (accents folded for the English analyzer; Japanese as is): the answer then says
+        # no paper covers it, rather than answering the question without it (外骨格ロボット
+        # without 外骨格 listed every robot paper).
+        alts = [word if _FOREIGN.search(word) else _fold(word)]
     if hit is not None and hit[0] not in alts:
         alts.append(hit[0])
     if hit is not None and " " in hit[0] and hit[1] >= SPAN_FLOOR:
         return hit[0], alts
     single = [a for a in alts if " " not in a]
     return " or ".join(single or alts[:1]), alts
+
+
+def _dictionary(word: str, chinese: bool) -> list[str]:
+    """CC-CEDICT's senses of a word of a Chinese question; none for other languages: jieba would
+    cut "Übersetzung" at its umlaut and gloss the pieces, and Japanese kanji compounds are not
+    Chinese words (拡散モデル came out as "loose/scattered")."""
+    return glosses(word) if chinese and has_cjk(word) else []
+
+
+def _fold(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 def _contradicts(words: Sequence[str], phrase: str) -> bool:
@@ -127,16 +200,17 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(terms(text))
 
 
-def _agreed(words: Sequence[str], neighbours: dict[str, list[tuple[str, float]]]) -> tuple[str, float] | None:
+def _agreed(words: Sequence[str], neighbours: dict[str, list[tuple[str, float]]],
+            chinese: bool = True) -> tuple[str, float] | None:
     """The nearest library phrase of the span `words` in which every word is explained (see
     AGREE_FLOOR): the stems of one of its senses (a research term's own forms only; else its
     CC-CEDICT glosses and its WITNESSES nearest phrases) are all in the phrase, which may hold
     one word more ("软体 抓手" -> "soft robotic gripper")."""
     senses: list[list[tuple[frozenset[str], bool]]] = []  # per word: (a sense's stems, a dense neighbour?)
     for word in words:
-        curated = research_terms().get(word)
+        curated = research_terms().get(word) if chinese else None
         near = [] if curated else [p for p, c in neighbours.get(word, [])[:WITNESSES] if c >= FLOOR]
-        senses.append([(st, form in near) for form in (curated or [*glosses(word), *near])
+        senses.append([(st, form in near) for form in (curated or [*_dictionary(word, chinese), *near])
                        if (st := _stems(form))])
     for phrase, cosine in neighbours.get(_join(list(words)), []):
         have = _stems(phrase)
@@ -192,6 +266,7 @@ _RESTATED = re.compile(r"(?<=[\u4e00-\u9fff])[（(](?!\s*(?:例如|比如|譬如
 
 
 def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Translated:
+    zh = chinese(question)  # the research glossary and CC-CEDICT are for Chinese only
     main = _writers_terms(_pieces(_RESTATED.sub("，", question)), question)
     pieces = main + [p for m in _RESTATED.finditer(question) for p in _pieces(m.group(1)) if p != "or"]
     spans = list(dict.fromkeys(_join(p[i:i + n]) for p in pieces if isinstance(p, list)
@@ -222,31 +297,48 @@ def translate(question: str, library: LibraryVectors, encoder: Encoder) -> Trans
             continue
         i = 0
         while i < len(piece):
+            if piece[i].lower() in JOINS:  # "de" of "mezcla de expertos": only inside a span
+                i += 1
+                continue
             for n in range(min(MAX_SPAN, len(piece) - i), 0, -1):
+                if piece[i + n - 1].lower() in JOINS:
+                    continue
                 span = _join(piece[i:i + n])
                 hit = near.get(span)
                 if n > 1 and (hit is None or hit[1] < SPAN_FLOOR or _contradicts(piece[i:i + n], hit[0])):
-                    hit = _agreed(piece[i:i + n], neighbours)
+                    hit = _agreed(piece[i:i + n], neighbours, zh)
                     if hit is None:
                         continue
                 if n > 1:  # a phrase of several words (SPAN_FLOOR, or agreed): one concept
                     assert hit is not None
                     group, alts = hit[0], [hit[0]]
                 else:
-                    group, alts = _concept(span, hit)
+                    group, alts = _concept(span, hit, zh)
                 if group:
                     searched.extend(alts)
                     if analysed:
                         parts.append(group)
                 i += n
                 break
-    english = " ".join([*latin, *searched])
+    english = " ".join([*latin, *(w for w in searched if not _FOREIGN.search(w))])
+    # A word in a non-Latin script kept unglossed (`_concept`) stays a part only when the question
+    # would otherwise be down to one glossed part and names nothing in Latin script: "外骨格ロボット"
+    # without 外骨格 asks for every robot paper, but "混合エキスパート（MoE）モデル" is still asked
+    # without エキスパート, and "MoEの推論遅延" without 推論遅延 where the library has no phrase for it
+    # (a name the writer typed anchors the question, as on the Latin-script path). Japanese topics
+    # at 20,000 papers, dropping such words always: exoskeleton and optical flow listed ~990 papers
+    # each; keeping them always: "legged" and "MoE" lists lost right papers (docs/measurements.md).
+    unglossed = [p for p in parts if p != " or " and _FOREIGN.search(p)]
+    if unglossed and (latin or sum(p != " or " for p in parts) - len(unglossed) >= 2):
+        parts = [p for p in parts if p not in unglossed]
+        parts = [p for k, p in enumerate(parts) if p != " or " or 0 < k < len(parts) - 1 and parts[k - 1] != " or "]
     # Parts apart by `question.SEPARATE`, not ",": a comma list before an "or" reads as
     # alternatives, and these parts are separate concepts unless the writer put 或 between.
     analysis = ""
     for p in parts:
         analysis += p if p == " or " or analysis.endswith(" or ") or not analysis else f" {SEPARATE} " + p
-    head = frame(question) if has_cjk(question) else ""
+    head = (japanese_frame(question) if japanese(question) else frame(question) if has_cjk(question)
+            else latin_frame(question) if latin_language(question) else "")
     return Translated(english, f"{head} {analysis}".strip(), " ".join(latin), np.asarray(vectors[-1]))
 
 

@@ -11,7 +11,7 @@ import re
 
 from paperscope.answer.base import Answerer, Draft
 from paperscope.records import Evidence
-from paperscope.text.zh import has_cjk
+from paperscope.text.zh import chinese
 
 
 def short_authors(authors: list[str]) -> str:
@@ -38,7 +38,7 @@ class ExtractiveAnswerer(Answerer):
 
     def draft(self, question: str, evidence: list[Evidence]) -> Draft:
         """The answer text with [n] markers, quoting the best sentence of each paper to cite."""
-        if has_cjk(question):  # the framing in the question's language; quotes stay verbatim
+        if chinese(question):  # the framing in the question's language; quotes stay verbatim
             lead = f"语料库中有 {len(evidence)} 篇论文与此相关："
         else:
             lead = "One paper in the corpus addresses this:" if len(evidence) == 1 else \

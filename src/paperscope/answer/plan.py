@@ -11,7 +11,7 @@ from enum import Enum
 
 from paperscope.answer.extractive import where
 from paperscope.records import Evidence
-from paperscope.text.zh import has_cjk
+from paperscope.text.zh import chinese
 
 
 class AbstainReason(Enum):
@@ -71,7 +71,7 @@ def related_text(related: list[Evidence], chinese: bool = False) -> str:
 
 def abstention_text(plan: Plan) -> str:
     """Why the plan abstains, in the question's language (Chinese for a Chinese question)."""
-    t = _TEXT["zh" if has_cjk(plan.question) else "en"]
+    t = _TEXT["zh" if chinese(plan.question) else "en"]
     if plan.abstain is AbstainReason.NO_SEARCHABLE_WORDS:
         text = t["no_words"]
     elif plan.abstain is AbstainReason.EMPTY_LIBRARY:

@@ -9,6 +9,10 @@ title or author keywords match the topic's pattern, which was refined by reading
 near-misses), and 26 "rare" topics (crosslingual_rare_topics.jsonl, 6-59 papers each: phrases
 of the Chinese glossary's second pass, gold = the sample's titles naming the phrase; the Chinese
 question written here in its own words, e.g. 目标候选框 where the glossary says 目标候选).
+The 18 topics are also asked in German, French, Spanish, Italian, Portuguese, Dutch and Japanese
+(crosslingual_language_topics.jsonl, written here), each against the same library with the
+multilingual path off (`*_multilingual_off`: before these languages were detected, a Latin-script
+question went down the English path).
 Reported, for Chinese, for English, and for Chinese on the glossing-only path
 (`PAPERSCOPE_RETRIEVE_MULTILINGUAL=false`: the baseline, same library, same run):
 - known item: R@1/R@5/R@10 of `Assistant.search`;
@@ -31,6 +35,15 @@ from pathlib import Path
 from typing import Any
 
 TOPICS_N = 20_000
+
+
+LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "ja")
+
+
+def language_topics() -> list[dict[str, Any]]:
+    """The 18 topics with their questions in `LANGUAGES` (crosslingual_language_topics.jsonl)."""
+    base = {t["id"]: t for t in load("crosslingual_topics.jsonl")}
+    return [{**base[t["id"]], **t} for t in load("crosslingual_language_topics.jsonl")]
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -107,6 +120,11 @@ def run(n: int, work: Path, corpus: str | None = None, log: Any = print) -> dict
             for label, assistant, lang in (("zh", a, "zh"), ("en", a, "en"), ("zh_glossing_only", glossing, "zh")):
                 report["topics"][prefix + label] = topics(assistant, tp, lang)
                 log(f"topics {prefix}{label}: {report['topics'][prefix + label]['mean']}")
+        more = language_topics()
+        for lang in LANGUAGES:
+            for label, assistant in ((lang, a), (f"{lang}_multilingual_off", glossing)):
+                report["topics"][label] = topics(assistant, more, lang)
+                log(f"topics {label}: {report['topics'][label]['mean']}")
     qs = [it["zh"] for it in ki[:40]]
     latency(a, qs[:5])  # warm-up: models loaded, indexes read
     report["latency_zh"] = latency(a, qs)

@@ -47,7 +47,9 @@ than rather
 _GENRE_STEMS = frozenset(_stemmer().stemWords(sorted(QUESTION_GENRE)))
 
 # "|" separates parts as a comma does, but never makes a list (`SEPARATE`).
-_TOKEN = re.compile(r"[A-Za-z0-9]+|[,;:?.!()|]")
+# A run of CJK or kana is one word: the cross-lingual path keeps a Japanese word it cannot
+# gloss as a part of the question, which no English abstract covers.
+_TOKEN = re.compile(r"[A-Za-z0-9]+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+|[,;:?.!()|]")
 # For text built from separate concepts (the cross-lingual path's analysis of a glossed question):
 # read as a comma, except that the parts around an "or" never make one list of alternatives.
 SEPARATE = "|"

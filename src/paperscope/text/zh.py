@@ -14,11 +14,18 @@ import re
 from pathlib import Path
 from typing import Any
 
+from paperscope.text.languages import japanese
+
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
+
+
+def chinese(text: str) -> bool:
+    """Han characters and no kana: Chinese, not Japanese (which writes kanji among kana)."""
+    return has_cjk(text) and not japanese(text)
 
 
 @functools.lru_cache(maxsize=1)
