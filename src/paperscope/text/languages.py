@@ -77,7 +77,7 @@ JOINS = frozenset("de d del des du di da do dos das della dei degli delle dello 
 # A list question's opening words, per language (the English head "Which papers" carries the kind
 # to the relevance analysis, as `zh.frame` does for Chinese).
 _LIST_OPENINGS = re.compile(
-    r"^[\s¿¡]*(?:welche|gibt es|zeige|liste|quel(?:le)?s?|lesquel(?:le)?s|existe-t-il|y a-t-il|montre[sz]?|liste[rz]?|"
+    r"^[\s¿¡]*(?:welche|gibt es|zeige|quel(?:le)?s?|lesquel(?:le)?s|existe-t-il|y a-t-il|montre[sz]?|liste[rz]?|"
     r"qu[ée]|cu[áa]les?|hay|existen|muestra|enumera|quali|ci sono|esistono|elenca|quais|h[áa]|existem|mostre|"
     r"welke|zijn er|bestaan|toon|geef)\b", re.I)
 _COUNT_OPENINGS = re.compile(r"^[\s¿¡]*(?:wie viele|wieviele|combien|cu[áa]nt[oa]s|quant[ie]|quant[oa]s|hoeveel)\b", re.I)
@@ -93,19 +93,13 @@ more most other same own very just but if because while until both few nor too i
 """.split())
 
 
-def _english_stopwords() -> frozenset[str]:
-    return _ENGLISH
-
-
-def _distinct(lang: str) -> frozenset[str]:
-    """The language's scaffolding words that are not English words too ("die", "was", "in" are)."""
-    english = _english_stopwords() | _ENGLISH_ALSO
-    return frozenset(w for w in SCAFFOLD[lang] if w not in english and len(w) > 1)
-
-
 # Everyday English words the lists above hold (a German "hat" or a Dutch "over" is no sign).
 _ENGLISH_ALSO = frozenset("die was hat will also art bei see son sin come dove use usa este me "
                           "pas porte gel study studio lista liste via papers paper sonos alle hoe ten article articles".split())
+# Per language, its scaffolding words that are not English words too ("die", "was", "in" are):
+# built once, since every question (English ones too) is checked.
+_DISTINCT = {lang: frozenset(w for w in scaffold if w not in _ENGLISH | _ENGLISH_ALSO and len(w) > 1)
+             for lang, scaffold in SCAFFOLD.items()}
 
 
 def words(text: str) -> list[str]:
@@ -118,10 +112,9 @@ def latin_language(text: str) -> str | None:
     found = words(text)
     if len(found) < 2:
         return None
-    english = sum(w in _english_stopwords() for w in found)
+    english = sum(w in _ENGLISH for w in found)
     best, best_n = None, 0
-    for lang in SCAFFOLD:
-        distinct = _distinct(lang)
+    for lang, distinct in _DISTINCT.items():
         n = sum(w in distinct for w in found)
         if n > best_n:
             best, best_n = lang, n
