@@ -411,7 +411,16 @@ def _ask(page, question: str, timeout_ms: int = 60_000):
     before = page.locator(done).count()
     box = page.locator("#ps-question textarea")
     box.fill(question)
+    # The previous answer's footer shows with its last update, a moment before its event ends; an
+    # Enter in that moment is ignored (trigger_mode "once": one pending answer per page), and the
+    # question stays in the box. The event's first update empties the box: until it does, the
+    # question was not taken, so press Enter again (a taken one empties it; nothing is asked twice).
+    deadline = time.monotonic() + timeout_ms / 1000
     box.press("Enter")
+    while box.input_value() == question and time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+        if box.input_value() == question:
+            box.press("Enter")
     page.wait_for_function(f"document.querySelectorAll({json.dumps(done)}).length > {before}", timeout=timeout_ms)
     return page.locator('[data-testid="bot"]').last
 
