@@ -14,6 +14,10 @@ From the 85,864-abstract corpus (`../shared/corpora`, or PAPERSCOPE_BENCH_CORPUS
 - `position.json`: stem -> mean relative sentence position in abstracts minus the corpus mean;
   result words ("outperform" +.38, "conclude" +.41) lean late, background words ("recent" -.25)
   early. Quote selection uses it to prefer findings over background.
+- `title_phrases.txt.gz`: adjacent concept pairs ("machin translat") that >= 2 titles use, after the
+  thesaurus (concepts read word families from it): named research terms. A paper that uses
+  neither word of such a phrase of the question is not cited for it (`Relevance.missing_term`).
+  Alone: `python -m paperscope.bench.relevance_data --title-phrases`.
 All of them are statistics of public abstracts (no text is stored). Takes ~2 minutes on 2 cores.
 """
 
@@ -119,14 +123,34 @@ def build(corpus: Path, out: Path = OUT, dim: int = 128, window: int = 8, min_df
     u /= np.linalg.norm(u, axis=1, keepdims=True) + 1e-9
     np.savez_compressed(out / "thesaurus.npz", vocab=np.array(vocab), vecs=u.astype(np.float16))
     print(f"thesaurus of {v} stems done in {time.time() - t0:.0f}s -> {out}")
+    build_title_phrases(corpus, out)
+
+
+def build_title_phrases(corpus: Path, out: Path = OUT, min_titles: int = 2) -> None:
+    """`title_phrases.txt.gz` (module docstring). Reads concepts as the relevance features do
+    (`features.base_concept`, which reads the shipped thesaurus: build that first)."""
+    from paperscope.relevance.features import base_concept
+
+    titles: Counter[str] = Counter()
+    for title, _ in _texts(corpus):
+        # As a question's phrases are read (`question.analyze`): "of" inside keeps the chain
+        # ("mixture of experts" -> "mixtur expert"), any other stopword breaks it.
+        words = [w for w in raw_terms(title) if w != "of"]
+        seq = [None if w in STOPWORDS else base_concept(s) for w, s in zip(words, _stemmer().stemWords(words))]
+        titles.update({f"{a} {b}" for a, b in zip(seq, seq[1:]) if a and b and a != b})
+    kept = sorted(p for p, c in titles.items() if c >= min_titles)
+    with gzip.GzipFile(out / "title_phrases.txt.gz", "wb", mtime=0) as fh:  # mtime 0: the same bytes each build
+        fh.write(("\n".join(kept) + "\n").encode("utf-8"))
+    print(f"{len(kept)} title phrases (>= {min_titles} titles) -> {out}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--title-phrases", action="store_true", help="build title_phrases.txt.gz alone")
     args = ap.parse_args()
-    build(args.corpus or default_corpus(), args.out)
+    (build_title_phrases if args.title_phrases else build)(args.corpus or default_corpus(), args.out)
 
 
 if __name__ == "__main__":

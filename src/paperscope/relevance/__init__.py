@@ -7,7 +7,8 @@ The Assistant talks to this package through `Relevance` only:
 - `Relevance.quote(evidence, ...)` ranks the sentences of the papers that will be shown
   (`quotes`: the sentence holding the answer, or the finding);
 - `Relevance.decide(evidence, ...)` -> what to cite, what to show apart as related, or abstain
-  with the parts of the question no candidate covers (`decision`).
+  with the parts of the question no candidate covers (`decision`); a paper using neither word of
+  a research term the question names is not cited (`Relevance.missing_term`).
 `ask` and `find_all` share all three: one notion of relevance.
 """
 
@@ -32,13 +33,16 @@ from paperscope.relevance.features import (
     Retrieval,
     TextCache,
     add_relative,
+    base_concept,
     candidate_features,
+    concepts_of,
     matrix,
     names_topic,
     rank_scale,
     states_topic,
 )
 from paperscope.relevance.lexicon import idf as library_idf
+from paperscope.relevance.lexicon import title_phrases
 from paperscope.relevance.model import RelevanceModel, load
 from paperscope.relevance.question import Question, analyze
 from paperscope.relevance.quotes import check, first_rules, ranked, sentence_features
@@ -54,6 +58,8 @@ WHOLE_MIN = 3
 WHOLE_MISSING = 0.3
 # find_all's named-topic rule (`Relevance.names_rule`): applies once this many candidates name the topic.
 NAMES_MIN = 3
+# The missing-term rule (`Relevance.missing_term`): a named term of the question weighing this share.
+TERM_MISSING = 0.4
 
 
 class CorpusStats(Protocol):
@@ -168,6 +174,36 @@ class Relevance:
         if len(naming) < NAMES_MIN or naming[0].support < cite:
             return scored
         return self._unlisted(scored, [not ok for ok in flags])
+
+    def missing_term(self, scored: Scored, covered: Callable[[Evidence], set[str]]) -> Scored:
+        """A paper that uses neither word of a research term the question names is not cited for
+        it: capped just below the cite threshold, so it may still show as related, and an answer
+        with no other paper abstains naming the term. A term is two adjacent topical words of the
+        question that at least two titles of the background corpus use together
+        (`lexicon.title_phrases`: "machine translation", "social media", "latent confounders"),
+        weighing `TERM_MISSING` of the question or more. The model, fitted on a paper's share of
+        the question's weight, cited Banyan ("low-resource settings", "under-represented
+        languages") at 0.75 for "Any work on low-resource machine translation?"; a question's own
+        wording ("where a pedestrian will walk next") is no term, and papers describe it in
+        other words. Not for factoid questions (about one paper, found by its other words).
+        `covered`: a paper's concepts, acronyms expanded (as `decide` reads them)."""
+        q = scored.question
+        if q.kind == "factoid" or not q.phrases:
+            return scored
+        weight = {next(iter(g)): w for g, w in q.groups if len(g) == 1}
+        terms = [(a, b) for a, b in q.phrases if a in weight and b in weight and weight[a] + weight[b] >= TERM_MISSING
+                 and f"{base_concept(a)} {base_concept(b)}" in title_phrases()]
+        if not terms:
+            return scored
+        cite = self.thresholds()[0]
+
+        def lacks(ev: Evidence) -> bool:
+            found = covered(ev)
+            return any(concepts_of([a]).isdisjoint(found) and concepts_of([b]).isdisjoint(found) for a, b in terms)
+
+        cap = cite * 0.999
+        return replace(scored, evidence=in_order(replace(ev, support=cap) if ev.support > cap and lacks(ev) else ev
+                                                 for ev in scored.evidence))
 
     def _unlisted(self, scored: Scored, drop: Sequence[bool]) -> Scored:
         """`scored` with the papers `drop` marks capped just below the list threshold: find_all's
@@ -293,6 +329,8 @@ class Relevance:
             text = self.texts.get(ev.paper)
             return corpus.acronyms.expand(text.all) | text.pairs
 
+        if not follow_up and scored.contribution is None:
+            scored = self.missing_term(scored, covered)
         decision = decide(scored, cite, related, limit, follow_up=follow_up, covered=covered, every=every,
                           listing=self.list_threshold())
         if decision.abstain and scored.contribution is not None:

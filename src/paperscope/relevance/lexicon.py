@@ -1,8 +1,8 @@
 """Corpus statistics shipped with the relevance model (built by `paperscope.bench.relevance_data`).
 
 Each file is loaded once, on first use: scaffold ratios (research-activity verbs), background
-document frequencies (IDF for small libraries), term associations (soft coverage) and sentence
-position tendencies (quote choice).
+document frequencies (IDF for small libraries), term associations (soft coverage), sentence
+position tendencies (quote choice) and the two-word phrases titles use (named research terms).
 """
 
 from __future__ import annotations
@@ -48,6 +48,15 @@ def idf(stems: Iterable[str], library_df: Mapping[str, int], library_n: int) -> 
         d = library_df.get(s, 0) + bg_df.get(s, 0)
         out[s] = math.log((n - d + 0.5) / (d + 0.5) + 1.0)
     return out
+
+
+@functools.cache
+def title_phrases() -> frozenset[str]:
+    """Adjacent concept pairs ("machin translat", "differenti privaci": `features.base_concept` of
+    adjacent title stems) that at least two titles of the background corpus use: the phrases that
+    name research topics, as against a question's own wording ("walk next", "plausib room")."""
+    with gzip.open(DATA / "title_phrases.txt.gz", "rt", encoding="utf-8") as fh:
+        return frozenset(line.rstrip("\n") for line in fh if line.strip())
 
 
 @functools.cache
