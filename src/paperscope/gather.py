@@ -23,7 +23,7 @@ from paperscope.index.embed import Embedder
 from paperscope.index.store import ChromaStore
 from paperscope.records import Evidence, Hit, Paper
 from paperscope.relevance import Relevance, Scored
-from paperscope.relevance.contribution import GATHER, asked
+from paperscope.relevance.contribution import GATHER, asked, genre
 from paperscope.relevance.features import QuestionVectors
 from paperscope.relevance.library_terms import library_phrases
 from paperscope.relevance.question import Question
@@ -119,6 +119,11 @@ class Gatherer:
         kind = asked(c.question, question)
         if kind is not None:
             return self._by_contribution(kind, c, snapshot, filters, restrict, exclude, CONTRIBUTION_DEPTH)
+        g = genre(question)
+        if g is not None:
+            topic = self.scored(g.topic, snapshot, filters, k, restrict, exclude, deep, depth)
+            return self._of_genre(g.kind, topic, self.relevance.score(
+                topic.question, topic.vectors, c.hits, snapshot, c.chunk_vectors))
         scored = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
         short = snapshot.acronyms.abbreviated(question)
         if short is not None:
@@ -153,6 +158,11 @@ class Gatherer:
         kind = asked(first.question, question)
         if kind is not None:
             return self._by_contribution(kind, first, snapshot, filters, None, None, FIND_ALL_DEPTH)
+        g = genre(question)
+        if g is not None:
+            topic = self.scored_all(g.topic, snapshot, filters)
+            return self._of_genre(g.kind, topic, self.relevance.score(
+                topic.question, topic.vectors, first.hits, snapshot, first.chunk_vectors, topic=True))
         while True:
             found = [first if q == question and depth == FIND_ALL_FIRST_DEPTH
                      else self.candidates(q, snapshot, filters, deep=True, depth=depth)
@@ -176,6 +186,16 @@ class Gatherer:
             depth = FIND_ALL_DEPTH
         merged = self.relevance.names_rule(self.relevance.whole_topic(merged, snapshot), snapshot)
         return self._named(merged, found[0], snapshot, filters)
+
+    def _of_genre(self, kind: str, topic: Scored, asked_hits: Scored) -> Scored:
+        """A question asking for a genre with a topic ("Any surveys on reinforcement learning?",
+        `contribution.genre`): its topic's candidates and those of the question as asked, all
+        judged on the topic alone, and only the genre's papers cited. The question as asked finds
+        the genre's papers on a broad topic, which rank far below the topic's other papers ("A
+        Short Survey" of curriculum learning for deep RL among 20,000 papers)."""
+        merged = topic.merged(asked_hits)
+        merged.named = topic.named
+        return self.relevance.of_genre(merged, kind)
 
     def _listed(self, scored: Scored) -> set[str]:
         """The papers `find_all` would list (its decision, without the quotes)."""

@@ -92,6 +92,8 @@ class Scored:
     named: str | None = None  # the library's name for the topic, when it added papers (find_all)
     contribution: str | None = None  # the contribution kind asked for (`contribution.asked`); quotes chosen
     preset: bool = False  # papers listed by metadata alone (`Gatherer.in_scope`); quotes chosen
+    genre: str | None = None  # the genre asked for with the topic (`contribution.genre`): only its papers cited
+    off_genre: bool = False  # a paper on the topic was held back for not being of the genre
 
     def merged(self, other: Scored) -> Scored:
         """This question's candidates together with another wording's (the same question with its
@@ -102,7 +104,8 @@ class Scored:
             pid = ev.paper.paper_id
             if pid not in best or ev.support > best[pid].support:
                 best[pid] = ev
-        return Scored(self.question, self.vectors, in_order(best.values()), contribution=self.contribution)
+        return Scored(self.question, self.vectors, in_order(best.values()), contribution=self.contribution,
+                      genre=self.genre, off_genre=self.off_genre or other.off_genre)
 
 
 class Relevance:
@@ -204,6 +207,20 @@ class Relevance:
         cap = cite * 0.999
         return replace(scored, evidence=in_order(replace(ev, support=cap) if ev.support > cap and lacks(ev) else ev
                                                  for ev in scored.evidence))
+
+    def of_genre(self, scored: Scored, kind: str) -> Scored:
+        """`scored` (the topic of a question that also asks for a genre: "Is there a survey of
+        graph neural networks?") with the papers not of that genre (`contribution.judge`) capped
+        just below the cite and list thresholds: they may show as related, and with no paper of
+        the genre on the topic the answer abstains naming the genre."""
+        cap = min(self.thresholds()[0], self.list_threshold()) * 0.999  # out of `find_all`'s lists too
+
+        def other(ev: Evidence) -> bool:
+            return judge(kind, ev.paper.title, self.texts.get(ev.paper).sentences).probability < 0.5
+
+        held = {ev.paper.paper_id for ev in scored.evidence if ev.support > cap and other(ev)}
+        evidence = [replace(ev, support=cap) if ev.paper.paper_id in held else ev for ev in scored.evidence]
+        return replace(scored, evidence=in_order(evidence), genre=kind, off_genre=scored.off_genre or bool(held))
 
     def _unlisted(self, scored: Scored, drop: Sequence[bool]) -> Scored:
         """`scored` with the papers `drop` marks capped just below the list threshold: find_all's
@@ -337,4 +354,7 @@ class Relevance:
             # What no paper covers is the contribution itself, not the question's words (which
             # most abstracts use in passing).
             return replace(decision, uncovered=[CLAIMS[scored.contribution]], partial=False)
+        if decision.abstain and scored.off_genre:
+            # Papers cover the topic (shown as related) but none is of the genre asked for.
+            return replace(decision, uncovered=[CLAIMS[scored.genre or ""]], partial=False)
         return decision

@@ -19,8 +19,15 @@ their 158 gold papers.
   - dataset: a sentence where a contribution verb ("we introduce", "release", "collect") takes a
     resource noun ("dataset", "benchmark", "corpus") as its object, not as the place something
     is evaluated ("... outperforms baselines on three benchmarks");
-  - code: a sentence saying code, models or data are (or will be) released or available.
-Leaves out: "empirical study" and "survey" kinds, and kinds combined with a topic.
+  - code: a sentence saying code, models or data are (or will be) released or available;
+  - position and survey, the paper's genre: its title ("Position: ...", "...: A Survey") or its
+    own words ("This position paper argues", "In this survey, we"). "position" otherwise reads as
+    a topic word: over the seeds "Which of these are position papers?" cited the positional-
+    encoding paper and none of the three "Position:" papers.
+- `genre(question)`: a genre asked together with a topic ("Is there a survey of graph neural
+  networks?"): the topic is answered as any question and only the genre's papers are cited
+  (`Relevance.of_genre`).
+Leaves out: "empirical study" kinds, and theory, dataset and code kinds combined with a topic.
 """
 
 from __future__ import annotations
@@ -39,10 +46,13 @@ import numpy.typing as npt
 from paperscope.relevance.question import Question
 from paperscope.text.analyzer import _stemmer
 
-KINDS = ("theory", "dataset", "code")
+KINDS = ("theory", "dataset", "code", "position", "survey")
+GENRES = ("position", "survey")  # kinds a paper is as a whole (`genre`), asked alone or with a topic
 # What a paper of each kind claims, as an abstention names it ("none covers ...").
 CLAIMS = {"theory": "a mainly theoretical contribution (proofs, bounds, guarantees)",
-          "dataset": "a new dataset or benchmark of its own", "code": "released code, models or data"}
+          "dataset": "a new dataset or benchmark of its own", "code": "released code, models or data",
+          "position": "a position paper (arguing a stance rather than presenting a method or result)",
+          "survey": "a survey or review of the literature"}
 MODEL_FILE = Path(__file__).resolve().parent / "data" / "contribution.json"
 
 # Words of each kind's request, stemmed: a question made only of these (and the question genre)
@@ -61,14 +71,36 @@ _KIND_WORDS = {
     "code": """code codes source implementation implementations software release releases released
         open opensource publicly public available share shares publish publishes model models
         trained weights checkpoints data say says provide provides make makes""",
+    "position": """position positions paper papers piece pieces statement statements article articles essay essays
+        opinion opinions perspective perspectives viewpoint viewpoints stance stances standpoint argue argues
+        arguing argument arguments take takes rather than new method methods result results present presenting""",
+    "survey": """survey surveys surveying review reviews reviewing literature systematic overview overviews
+        tutorial tutorials primer primers paper papers article articles comprehensive recent existing field""",
 }
 _KIND_STEMS = {k: frozenset(_stemmer().stemWords(v.split())) for k, v in _KIND_WORDS.items()}
 
+# A survey's adjectives, and the nouns after "survey"/"review" that make it a topic ("survey data").
+_ADJ = "recent|good|short|brief|comprehensive|general|systematic|literature"
+_NOT_GENRE = ("(data|responses?|sampling|respondents?|methodology|weights?|questions?|process|scores?|ratings?|texts?|"
+              "generation|mining|sites?|summari[sz]ation|helpfulness)")
 # What makes a question ask for the kind (beyond using only its words).
 _ASKS = {
     "theory": re.compile(r"\b(theoretical|theory|theorems?|proofs?|provabl[ey])\b", re.I),
     "dataset": re.compile(r"\b(datasets?|data sets?|benchmarks?|corpus|corpora|databases?|testbeds?)\b", re.I),
     "code": re.compile(r"\b(code|source code|implementations?)\b", re.I),
+    "position": re.compile(r"\b(position|opinion|perspective|viewpoint) (papers?|pieces?|statements?|articles?|essays?)\b"
+                           r"|\b(argue|argues|arguing) (for )?a (position|stance)\b|\btakes? a (position|stance)\b", re.I),
+    # The genre as what is asked for ("a survey of", "any surveys", "papers that review"), not
+    # the word as a topic ("survey data", "peer review", "product reviews").
+    "survey": re.compile(
+        r"\b(surveys?|overviews?|tutorials?|primers?)\s+(papers?|articles?|on|of|about|covering)\b"
+        r"|\breview (papers?|articles?|of)\b"
+        r"|\b(literature|systematic|comprehensive) (reviews?|surveys?|overviews?)\b"
+        r"|\b(are|is) (a |an )?(surveys?|reviews?|overviews?|tutorials?)\b"
+        rf"|\b(a|an|any|some|which|what|the) ({_ADJ} )?(surveys?|overviews?|tutorials?)\b(?! {_NOT_GENRE}\b)"
+        rf"|\b(a|an|any) ({_ADJ} )?reviews? (of|on|about|covering|papers?|articles?)\b"
+        r"|\b(papers?|works?|articles?) (that |which )?(surveys?|reviews?|surveying|reviewing) (the )?"
+        r"(literature|field|work|recent|existing|progress|advances|state|methods|approaches)\b", re.I),
 }
 _THEORY_EMPHASIS = re.compile(r"\b(mainly|primarily|purely|mostly|chiefly|largely|main|core|central)\b"
                               r"|\brather than\b|\b(are|is) theoretical\b|\btheor(y|etical) (papers?|works?)\b", re.I)
@@ -78,7 +110,8 @@ _NEW = re.compile(r"\b(new|novel|propose|proposes|release|releases|contribute|co
 _RELEASE = re.compile(r"\b(release|releases|released|open|publicly|public|available|share|shares|publish)", re.I)
 # The same requests in Chinese (checked on the question as written; its gloss is checked above).
 _ASKS_ZH = {"theory": re.compile(r"理论|定理|证明"), "dataset": re.compile(r"数据集|基准|语料|数据库"),
-            "code": re.compile(r"代码|源码|实现")}
+            "code": re.compile(r"代码|源码|实现"), "position": re.compile(r"立场论文|观点论文|立场文章|观点文章|立场性"),
+            "survey": re.compile(r"综述|调研论文|文献回顾|文献综述")}
 _THEORY_EMPHASIS_ZH = re.compile(r"主要|为主|核心|纯|理论性|理论工作|理论论文|而非")
 _NEW_ZH = re.compile(r"新|提出|发布|构建|贡献|公开")
 _RELEASE_ZH = re.compile(r"公开|开源|发布|提供|放出")
@@ -130,9 +163,12 @@ def asked(q: Question, asked_as: str | None = None) -> str | None:
     glossed = original != q.text
     for kind in KINDS:
         vocabulary = _KIND_STEMS[kind]
-        if not q.groups or any(vocabulary.isdisjoint(g) if glossed else not g <= vocabulary for g, _ in q.groups):
-            continue
+        if (not q.groups and kind not in GENRES) or any(
+                vocabulary.isdisjoint(g) if glossed else not g <= vocabulary for g, _ in q.groups):
+            continue  # a genre's own words may all be question words ("Any literature reviews?")
         if not (_ASKS[kind].search(q.text) or _ASKS_ZH[kind].search(original)):
+            continue
+        if kind == "survey" and _QUESTIONNAIRE.search(q.text):
             continue
         if kind == "theory" and not (_THEORY_EMPHASIS.search(q.text) or _THEORY_EMPHASIS_ZH.search(original)):
             continue  # "Which papers use theory?" is not a question about the papers' kind
@@ -238,6 +274,39 @@ def _code(sentences: Sequence[str]) -> Judgement:
     return Judgement(0.0, None)
 
 
+# Genres, paper side. The title says it ("Position: ...", "...: A Survey", "A Review of ..."), or
+# the paper's own words do ("This position paper argues", "In this survey, we", "we present a
+# comprehensive review of"). A questionnaire survey ("A survey of robotics experts") passes as one:
+# rare, and a reader sees it in the quote.
+_POSITION_TITLE = re.compile(r"^\s*(?:a\s+)?(?:position|perspective|opinion)(?:\s+paper)?\s*[:：\-–—]", re.I)
+_POSITION_SENTENCE = re.compile(
+    r"\b(?:this|our|the present|in this) (?:position|perspective|opinion) (?:paper|piece|article|statement)\b"
+    r"|\bin this position\b|\bwe take the (?:position|stance|view)\b|\b(?:this|our) paper (?:argues|takes the position)\b",
+    re.I)
+_SURVEY_NOUN = r"(?:survey|review|overview|tutorial|primer)"
+_SURVEY_TITLE = re.compile(
+    rf"(?:^|:\s*|\s[\-–—]\s*)(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?{_SURVEY_NOUN}(?:\s+(?:of|on|and|for)\b|\s*$|\s*[:(])"
+    rf"|\b(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}?{_SURVEY_NOUN}\s+(?:of|on)\b", re.I)
+_SURVEY_SENTENCE = re.compile(
+    rf"\b(?:this|our|the present) (?:{_SURVEY_NOUN}|(?:paper|article|work) (?:surveys|reviews))\b|\bin this {_SURVEY_NOUN}\b"
+    rf"|\bwe (?:present|provide|give|offer|conduct|write) (?:a|an) (?:[\w-]+ ){{0,3}}?{_SURVEY_NOUN} (?:of|on)\b"
+    r"|\bsystematic (?:literature )?review\b|\bwe survey\b", re.I)
+_GENRE_RULES = {"position": (_POSITION_TITLE, _POSITION_SENTENCE, re.compile(r"\b(?:position|argue\w*|stance)\b", re.I)),
+                "survey": (_SURVEY_TITLE, _SURVEY_SENTENCE, re.compile(rf"\b{_SURVEY_NOUN}\w*\b|\breview\w*\b", re.I))}
+
+
+def _genre(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
+    titled, own, word = _GENRE_RULES[kind]
+    said = next((i for i, s in enumerate(sentences) if own.search(s)), None)
+    if titled.search(title):
+        # The quote: the sentence that says so, else the first using the genre's word, else the first.
+        quote = said if said is not None else next((i for i, s in enumerate(sentences) if word.search(s)), 0)
+        return Judgement(0.95, quote if sentences else None)
+    if said is not None:
+        return Judgement(0.9, said)
+    return Judgement(0.0, None)
+
+
 def judge(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
     """How sure the paper (its title and abstract sentences) makes the `kind` contribution."""
     if kind == "theory":
@@ -246,6 +315,8 @@ def judge(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
         return _dataset(title, sentences)
     if kind == "code":
         return _code(sentences)
+    if kind in GENRES:
+        return _genre(kind, title, sentences)
     raise ValueError(f"unknown contribution kind {kind!r}; one of {', '.join(KINDS)}")
 
 
@@ -264,4 +335,45 @@ GATHER = {
     "theory": "prove theorem bound regret guarantee provably minimax lower upper optimal rate complexity",
     "dataset": "introduce new dataset benchmark corpus release collect annotated database",
     "code": "code available github release open-source implementation publicly",
+    "position": "position paper argue argues stance perspective call",
+    "survey": "survey review overview tutorial comprehensive literature taxonomy existing",
 }
+
+
+@dataclass(frozen=True)
+class Genre:
+    kind: str  # one of GENRES
+    topic: str  # the question without the genre's words ("Is there work on graph neural networks?")
+
+
+_GENRE_WORDS = {
+    "position": re.compile(r"\b(?:position|opinion|perspective|viewpoint) (?:papers?|pieces?|statements?|articles?|essays?)\b",
+                           re.I),
+    "survey": re.compile(rf"\b(?:(?:that|which) )?(?:survey|review)(?:s|ing)? (?:the )?(?:literature|field|work|recent|"
+                         rf"existing|progress|advances|state of the art)\b"
+                         rf"|\b(?:(?:{_ADJ}) )?(?:{_SURVEY_NOUN}s?|reviews)(?: (?:papers?|articles?))?\b", re.I)}
+_GENRE_WORDS_ZH = {"position": re.compile(r"立场论文|观点论文|立场文章|观点文章"),
+                   "survey": re.compile(r"文献综述|综述论文|综述|调研论文|文献回顾")}
+
+
+# A survey someone runs or answers (a questionnaire), not a paper that surveys a field.
+_QUESTIONNAIRE = re.compile(r"\b(conduct\w*|run|runs|ran|administer\w*|carr\w* out|distribut\w*|launch\w*|answer\w*|"
+                            r"complet\w*|fill\w*|respond\w*|participat\w*|online|household|national|user|web|"
+                            r"opinion|census)\s+(a |an |the )?surveys?\b", re.I)
+
+
+def genre(question: str) -> Genre | None:
+    """The genre a question asks for together with a topic ("Is there a survey of graph neural
+    networks?", "Which position papers discuss AI agents?"), with the question reworded without
+    it; None when it asks for none (a question asking for the genre alone is `asked`'s)."""
+    for kind in GENRES:
+        if kind == "survey" and _QUESTIONNAIRE.search(question):
+            continue
+        if _ASKS[kind].search(question):
+            topic = _GENRE_WORDS[kind].sub("work", question, count=1)
+        elif _ASKS_ZH[kind].search(question):
+            topic = _GENRE_WORDS_ZH[kind].sub("论文", question, count=1)
+        else:
+            continue
+        return Genre(kind, topic) if topic != question else None
+    return None
