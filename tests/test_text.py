@@ -1,3 +1,5 @@
+import re
+
 from paperscope.text.analyzer import concept, terms
 from paperscope.text.sentences import sentence_spans, sentences
 from paperscope.text.zh import has_cjk, to_english_query
@@ -153,12 +155,36 @@ def test_spelled_replaces_acronyms_for_find_alls_second_question():
 
 
 def test_a_questions_acronyms_stay_acronyms_in_its_lower_cased_topic_words():
-    """The relevance features embed the question's topic words, which come lower-cased ("llms");
-    the question wrote them as acronyms, so they are still spelled out there."""
+    """The relevance features embed the question's topic words, which come lower-cased and folded
+    ("llm" for "LLMs"); the question wrote them as acronyms, so they are still spelled out there."""
     from paperscope.text.acronyms import Acronyms, acronyms_in
 
     acr = Acronyms.learn(["Large language models (LLMs) answer."], min_count=1)
     known = acronyms_in("Can LLMs check their own answers?")
-    assert known == {"llms"}
+    assert known == {"llms", "llm"}
     assert acr.spell_out("llms", known) == "llms (large language models)"
+    assert acr.spell_out("llm", known) == "llm (large language models)"
     assert acr.spell_out("llms") == "llms"
+
+
+def test_an_acronyms_plural_is_the_acronym():
+    """Snowball leaves a word without vowels as it is: "LLMs" and "LLM" were two terms, so BM25,
+    coverage and IDF never met a question's "LLM" in an abstract's "LLMs". Case tells a plural
+    (capitals, then a small "s"); "GPS", "RKHS" and "https" are not plurals."""
+    from paperscope.index.bm25 import Bm25Snapshot
+    from paperscope.text.analyzer import fold
+
+    assert terms("LLMs GNNs 3DMMs mLLMs") == terms("LLM GNN 3DMM mLLM") == ["llm", "gnn", "3dmm", "mllm"]
+    for word in ("GPS", "RKHS", "https", "MCTS", "Ms", "process"):
+        assert fold(word) == word.lower()
+    snap = Bm25Snapshot.build("g", ["plural", "other"], ["We fine-tune LLMs on code.", "Gaussian processes for GPS data."])
+    assert [pid for pid, _ in snap.search("LLM fine-tuning", 5)][0] == "plural"
+    assert [pid for pid, _ in snap.search("GPs", 5)] == []  # "GPS" is no plural of "GP"
+
+
+def test_a_question_asked_with_an_acronym_meets_papers_writing_its_plural(seeded):
+    """"Papers on LLM reasoning?" over the seeds: before the fold it abstained (best paper 0.36);
+    the position paper on LLMs' "human-like reasoning" is cited now."""
+    ans = seeded.ask("Papers on LLM reasoning?")
+    assert not ans.abstained, ans.text
+    assert any(re.search(r"\bLLMs\b", c.quote) and "reasoning" in c.quote for c in ans.citations)

@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 
 # Part of each snapshot's directory name; bumped when what a snapshot holds changes, so an older
 # build is never loaded (2: hyphen compounds in the analyzer, stem_df; 3: acronyms spelled by word prefixes;
-# 4: acronyms keep their expansions as written, for spelling out in questions).
-LAYOUT = 4
+# 4: acronyms keep their expansions as written, for spelling out in questions; 5: an acronym's plural
+# is the acronym, "LLMs" -> llm, `analyzer.fold`).
+LAYOUT = 5
 
 
 @dataclass(frozen=True)

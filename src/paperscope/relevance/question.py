@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from paperscope.relevance.lexicon import scaffold_ratio
-from paperscope.text.analyzer import STOPWORDS, _stemmer
+from paperscope.text.analyzer import STOPWORDS, _stemmer, fold
 
 # Closed-class words of the question genre: they say "find me papers", never what about.
 QUESTION_GENRE = frozenset("""
@@ -148,7 +148,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     """The topical groups of an English question (see the module docstring). `scaffolding=False`
     keeps research verbs as content (what a quote must contain, not what the paper is about)."""
     matches = list(_TOKEN.finditer(question))
-    toks = [m.group(0).lower() for m in matches]
+    toks = [fold(m.group(0)) for m in matches]
     # Words inside a hyphenated compound ("text-to-SQL", "peg-in-hole") keep the compound's
     # topical words one phrase even across a stopword, as "of" does in "mixture of experts".
     hyphened = {i for i, m in enumerate(matches)

@@ -10,7 +10,7 @@ import functools
 import re
 from collections.abc import Collection, Iterable
 
-from paperscope.text.analyzer import concept, concepts, terms
+from paperscope.text.analyzer import concept, concepts, fold, terms
 
 _ACRONYM_PAREN = re.compile(r"\(((?=[A-Za-z0-9]*[A-Z])[A-Z0-9][A-Za-z0-9]{1,9})\)")
 _WORDS_BEFORE = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9]*[\s-]+){1,8}$")
@@ -28,7 +28,8 @@ def written_as_acronym(word: str) -> bool:
 
 def acronyms_in(text: str) -> frozenset[str]:
     """The words of `text` written as acronyms, lower-cased."""
-    return frozenset(w.lower() for w in _WORD.findall(text) if written_as_acronym(w))
+    # As written and as `fold` reads it: "LLMs" is "llms" here and "llm" among a question's words.
+    return frozenset(x for w in _WORD.findall(text) if written_as_acronym(w) for x in (w.lower(), fold(w)))
 
 
 def _spells(letters: str, words: list[str]) -> bool:
@@ -174,6 +175,8 @@ class Acronyms:
         if not (written_as_acronym(word) or word.lower() in known):
             return None
         key = acronym_concept(word) or ""
+        if key not in self.table and len(word) > 2 and word[-1] in "sS":
+            key = acronym_concept(word[:-1]) or ""  # a plural written lower-cased ("llms" of "LLMs")
         exp = self.table.get(key)
         if not exp or exp <= present or key not in self.surface:
             return None

@@ -35,10 +35,21 @@ def _stemmer() -> Stemmer.Stemmer:
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
+def fold(word: str) -> str:
+    """`word` lowercased, an acronym's plural as the acronym ("LLMs" -> "llm", "GNNs" -> "gnn",
+    "3DMMs" -> "3dmm"). Snowball leaves a word without vowels as it is, so "LLM" and "LLMs" were
+    two terms: "Papers on LLM reasoning?" missed the papers writing "LLMs" (BM25, coverage,
+    IDF). Case tells the plural: two capitals or more, then a small "s" ("GPS", "RKHS", "https"
+    and "MCTS" stay whole)."""
+    if len(word) > 2 and word[-1] == "s" and word[-2].isupper() and sum(c.isupper() for c in word) >= 2:
+        word = word[:-1]
+    return word.lower()
+
+
 def raw_terms(text: str) -> list[str]:
-    """Lowercased ASCII word tokens, without stopword removal or stemming (CJK runs are never
-    merged with them: Chinese goes through `paperscope.text.zh`)."""
-    return [w.lower() for w in _ASCII_WORD.findall(text)]
+    """Lowercased ASCII word tokens (`fold`), without stopword removal or stemming (CJK runs are
+    never merged with them: Chinese goes through `paperscope.text.zh`)."""
+    return [fold(w) for w in _ASCII_WORD.findall(text)]
 
 
 # Starts only where a word starts: without the lookbehind, finditer retried at every letter of
