@@ -86,6 +86,17 @@ _WH = re.compile(r"^\s*(how|what|which|who|whose|when|where|by how much|to what|
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications)\b|what has been done"
                         r"|what (research|work) exists)", re.I)
 _LIST = re.compile(r"\b(any|are there|is there|anything|anyone|has anyone|list|papers|work on|research on)\b", re.I)
+# Verbs a reader uses for what a paper contains ("Which papers mention GPT-4?", "papers that talk
+# about quantization", "Which papers cover MoE?"), which authors never write after "we", so the
+# scaffold ratio reads them as topic: "mention" weighed .51 of "Which papers mention diffusion
+# models?". Scaffolding only as the verb of the papers asked for (after "papers", "which",
+# "that", "do", ...; one adverb may sit between): "set cover", "talking heads" stay topics.
+_READER_VERBS = frozenset("""mention mentions mentioned mentioning talk talks talking cover covers covering
+    touch touches touching involve involves involving feature features featuring handle handles handling
+    target targets targeting center centers centre centres revolve revolves reference references referencing
+    cite cites citing""".split())
+_READER_SUBJECTS = frozenset("""papers paper work works ones one which that who studies study articles article
+    research publications anything anyone something any do does did they it these those""".split())
 # A research-activity verb scores ~.1-.5 (scaffold ratio); topical words score below .03.
 _SCAFFOLD_LOW, _SCAFFOLD_SPAN = 0.03, 0.09
 
@@ -213,7 +224,9 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             continue
         s = stemmer.stemWord(t)
         between = t in _BETWEEN and toks[i + 1:i + 2] in (["of"], ["between"])
-        c = 0.0 if negated or between or (len(t) < 2 and not t.isdigit()) else contentness(t, s, scaffolding)
+        before = toks[i - 2:i - 1] if i >= 2 and toks[i - 1].endswith("ly") else toks[i - 1:i]
+        reader = scaffolding and t in _READER_VERBS and bool(before) and before[0] in _READER_SUBJECTS
+        c = 0.0 if negated or between or reader or (len(t) < 2 and not t.isdigit()) else contentness(t, s, scaffolding)
         if c > 0:
             content.append((t, s, c))
             k = len(content) - 1
