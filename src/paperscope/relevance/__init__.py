@@ -92,8 +92,7 @@ class Scored:
     named: str | None = None  # the library's name for the topic, when it added papers (find_all)
     contribution: str | None = None  # the contribution kind asked for (`contribution.asked`); quotes chosen
     preset: bool = False  # papers listed by metadata alone (`Gatherer.in_scope`); quotes chosen
-    genre: str | None = None  # the genre asked for with the topic (`contribution.genre`): only its papers cited
-    off_genre: bool = False  # a paper on the topic was held back for not being of the genre
+    held_for: str | None = None  # the genre asked with the topic, when papers on it were held back (`of_genre`)
 
     def merged(self, other: Scored) -> Scored:
         """This question's candidates together with another wording's (the same question with its
@@ -105,7 +104,7 @@ class Scored:
             if pid not in best or ev.support > best[pid].support:
                 best[pid] = ev
         return Scored(self.question, self.vectors, in_order(best.values()), contribution=self.contribution,
-                      genre=self.genre, off_genre=self.off_genre or other.off_genre)
+                      held_for=self.held_for or other.held_for)
 
 
 class Relevance:
@@ -220,7 +219,7 @@ class Relevance:
 
         held = {ev.paper.paper_id for ev in scored.evidence if ev.support > cap and other(ev)}
         evidence = [replace(ev, support=cap) if ev.paper.paper_id in held else ev for ev in scored.evidence]
-        return replace(scored, evidence=in_order(evidence), genre=kind, off_genre=scored.off_genre or bool(held))
+        return replace(scored, evidence=in_order(evidence), held_for=kind if held else scored.held_for)
 
     def _unlisted(self, scored: Scored, drop: Sequence[bool]) -> Scored:
         """`scored` with the papers `drop` marks capped just below the list threshold: find_all's
@@ -354,7 +353,7 @@ class Relevance:
             # What no paper covers is the contribution itself, not the question's words (which
             # most abstracts use in passing).
             return replace(decision, uncovered=[CLAIMS[scored.contribution]], partial=False)
-        if decision.abstain and scored.off_genre:
+        if decision.abstain and scored.held_for is not None:
             # Papers cover the topic (shown as related) but none is of the genre asked for.
-            return replace(decision, uncovered=[CLAIMS[scored.genre or ""]], partial=False)
+            return replace(decision, uncovered=[CLAIMS[scored.held_for]], partial=False)
         return decision
