@@ -108,10 +108,12 @@ _NEW = re.compile(r"\b(new|novel|propose|proposes|release|releases|contribute|co
                   r"present|presents|create|creates|build|builds|construct|constructs|collect|collects|curate|"
                   r"put out|publish|publishes)\b", re.I)
 _RELEASE = re.compile(r"\b(release|releases|released|open|publicly|public|available|share|shares|publish)", re.I)
+# A genre's names in Chinese, longest first (`genre` removes the one a question uses).
+_ZH_GENRE = {"position": r"立场论文|观点论文|立场文章|观点文章", "survey": r"文献综述|综述论文|综述|调研论文|文献回顾"}
 # The same requests in Chinese (checked on the question as written; its gloss is checked above).
 _ASKS_ZH = {"theory": re.compile(r"理论|定理|证明"), "dataset": re.compile(r"数据集|基准|语料|数据库"),
-            "code": re.compile(r"代码|源码|实现"), "position": re.compile(r"立场论文|观点论文|立场文章|观点文章|立场性"),
-            "survey": re.compile(r"综述|调研论文|文献回顾|文献综述")}
+            "code": re.compile(r"代码|源码|实现"), "position": re.compile(rf"{_ZH_GENRE['position']}|立场性"),
+            "survey": re.compile(_ZH_GENRE["survey"])}
 _THEORY_EMPHASIS_ZH = re.compile(r"主要|为主|核心|纯|理论性|理论工作|理论论文|而非")
 _NEW_ZH = re.compile(r"新|提出|发布|构建|贡献|公开")
 _RELEASE_ZH = re.compile(r"公开|开源|发布|提供|放出")
@@ -352,8 +354,7 @@ _GENRE_WORDS = {
     "survey": re.compile(rf"\b(?:(?:that|which) )?(?:survey|review)(?:s|ing)? (?:the )?(?:literature|field|work|recent|"
                          rf"existing|progress|advances|state of the art)\b"
                          rf"|\b(?:(?:{_ADJ}) )?(?:{_SURVEY_NOUN}s?|reviews)(?: (?:papers?|articles?))?\b", re.I)}
-_GENRE_WORDS_ZH = {"position": re.compile(r"立场论文|观点论文|立场文章|观点文章"),
-                   "survey": re.compile(r"文献综述|综述论文|综述|调研论文|文献回顾")}
+_GENRE_WORDS_ZH = {kind: re.compile(_ZH_GENRE[kind]) for kind in GENRES}
 
 
 # A survey someone runs or answers (a questionnaire), not a paper that surveys a field.

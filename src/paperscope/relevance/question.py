@@ -112,6 +112,13 @@ def contentness(word: str, stem: str, scaffolding: bool = True) -> float:
     return min(1.0, max(0.0, 1.0 - (ratio - _SCAFFOLD_LOW) / _SCAFFOLD_SPAN))
 
 
+def _after_subject(toks: list[str], i: int) -> bool:
+    """Token `i` is the verb of the papers asked for: right after one of `_READER_SUBJECTS`, or
+    after one and an adverb ("papers that explicitly mention")."""
+    before = toks[i - 2:i - 1] if i >= 2 and toks[i - 1].endswith("ly") else toks[i - 1:i]
+    return bool(before) and before[0] in _READER_SUBJECTS
+
+
 @dataclass(frozen=True)
 class Question:
     text: str
@@ -224,8 +231,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             continue
         s = stemmer.stemWord(t)
         between = t in _BETWEEN and toks[i + 1:i + 2] in (["of"], ["between"])
-        before = toks[i - 2:i - 1] if i >= 2 and toks[i - 1].endswith("ly") else toks[i - 1:i]
-        reader = scaffolding and t in _READER_VERBS and bool(before) and before[0] in _READER_SUBJECTS
+        reader = scaffolding and t in _READER_VERBS and _after_subject(toks, i)
         c = 0.0 if negated or between or reader or (len(t) < 2 and not t.isdigit()) else contentness(t, s, scaffolding)
         if c > 0:
             content.append((t, s, c))
