@@ -214,17 +214,67 @@ def test_named_terms_are_two_word_phrases_that_two_titles_use(tmp_path):
     assert {"machin transla", "mixtur expert", "social media", "latent confoun"} <= shipped
     assert not {"walk next", "plausib room", "machin the"} & shipped  # a question's wording; stopwords
     titles = ["Low-Resource Machine Translation", "Machine Translation of the Mixture of Experts",
-              "Walk next to robots", "A Mixture of Experts"]
+              "Walk next to robots", "A Mixture of Experts", "Neural Networks Everywhere", "Deep Neural Networks"]
     corpus = tmp_path / "c.jsonl"
-    corpus.write_text("".join(json.dumps({"id": str(i), "title": t, "abstract": "An abstract."}) + "\n"
+    # Every abstract says "neural networks" (over 5% of them): the field's common ground, no term.
+    corpus.write_text("".join(json.dumps({"id": str(i), "title": t, "abstract": "We train neural networks."}) + "\n"
                               for i, t in enumerate(titles)), encoding="utf-8")
     build_title_phrases(corpus, tmp_path)
     built = (tmp_path / "title_phrases.txt.gz").read_bytes()
     import gzip
 
     assert gzip.decompress(built).decode().split() == ["machin", "transla", "mixtur", "expert"]
+    assert (tmp_path / "common_phrases.txt").read_text().split() == ["neural", "network"]
     build_title_phrases(corpus, tmp_path)
     assert (tmp_path / "title_phrases.txt.gz").read_bytes() == built  # the same bytes each build
+
+
+def test_shipped_terms_are_read_as_the_features_read_concepts():
+    """The shipped phrases are concept pairs as `features.base_concept` reads them now (word
+    families come from the shipped thesaurus): built with a stale one, "causal discovery" was
+    stored as "causal discove" and never matched a question's "causal discov"."""
+    from paperscope.relevance.features import base_concept, stems
+    from paperscope.relevance.lexicon import common_phrases, title_phrases
+
+    for phrase in ("causal discovery", "collision avoidance", "multiple robots", "drug discovery"):
+        a, b = stems(phrase)
+        assert f"{base_concept(a)} {base_concept(b)}" in title_phrases(), phrase
+    assert "neural network" in common_phrases() and "neural network" not in title_phrases()
+    assert not {"machin transla", "reinfor learn", "languag model"} & common_phrases()
+
+
+def _neural(a: str, b: str) -> bool:
+    return {a, b} <= {"neural", "network", "real", "world"}
+
+
+@pytest.mark.parametrize("question, main", [
+    ("Which papers study quantization of neural networks?", "quantiz"),
+    ("Which papers deal with symmetry or equivariance in neural networks?", "symmetri"),
+    ("Which papers study robustness of deep neural networks?", "robust"),
+    ("Is there research on robots in the real world?", "robot"),
+])
+def test_a_common_ground_phrase_after_a_preposition_places_the_topic(question, main):
+    """"quantization of neural networks" asks for quantization: the seeds' quantization papers
+    say "LLMs", and the question abstained (it weighed neural + network .41)."""
+    weight = {s: w for g, w in analyze(question, _flat_idf, common=_neural).groups for s in g}
+    before = {s: w for g, w in analyze(question, _flat_idf).groups for s in g}
+    placed = "neural" if "neural" in weight else "world"
+    assert weight[main] > before[main] and weight[placed] < before[placed] * 0.6
+
+
+@pytest.mark.parametrize("question", [
+    "Which papers use graph neural networks?",  # names a kind of network
+    "Any work on neural network pruning?",  # the phrase goes on: it names the topic
+    "Which papers use neural networks?",  # nothing else is asked
+])
+def test_a_common_ground_phrase_naming_the_topic_keeps_its_weight(question):
+    assert analyze(question, _flat_idf, common=_neural).groups == analyze(question, _flat_idf).groups
+
+
+def test_a_question_placed_in_neural_networks_cites_the_papers_on_its_topic(seeded):
+    ans = seeded.ask("Which papers study quantization of neural networks?")
+    titles = " | ".join(c.title for c in ans.citations)
+    assert "SLiM" in titles and "NestQuant" in titles, ans.text
 
 
 def test_factoid_quote_is_the_sentence_holding_the_answer(seeded):

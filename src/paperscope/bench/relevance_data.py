@@ -14,10 +14,13 @@ From the 85,864-abstract corpus (`../shared/corpora`, or PAPERSCOPE_BENCH_CORPUS
 - `position.json`: stem -> mean relative sentence position in abstracts minus the corpus mean;
   result words ("outperform" +.38, "conclude" +.41) lean late, background words ("recent" -.25)
   early. Quote selection uses it to prefer findings over background.
-- `title_phrases.txt.gz`: adjacent concept pairs ("machin translat") that >= 2 titles use, after the
+- `title_phrases.txt.gz`: adjacent concept pairs ("machin translat") that >= 2 titles use and at
+  most 5% of abstracts (not "neural network": the field's common ground), after the
   thesaurus (concepts read word families from it): named research terms. A paper that uses
   neither word of such a phrase of the question is not cited for it (`Relevance.missing_term`).
-  Alone: `python -m paperscope.bench.relevance_data --title-phrases`.
+  The common ones left out go to `common_phrases.txt`: after a preposition ("quantization of
+  neural networks", "robots in the real world") they place the topic, and weigh less
+  (`question.analyze`). Alone: `python -m paperscope.bench.relevance_data --title-phrases`.
 All of them are statistics of public abstracts (no text is stored). Takes ~2 minutes on 2 cores.
 """
 
@@ -126,22 +129,42 @@ def build(corpus: Path, out: Path = OUT, dim: int = 128, window: int = 8, min_df
     build_title_phrases(corpus, out)
 
 
-def build_title_phrases(corpus: Path, out: Path = OUT, min_titles: int = 2) -> None:
-    """`title_phrases.txt.gz` (module docstring). Reads concepts as the relevance features do
-    (`features.base_concept`, which reads the shipped thesaurus: build that first)."""
+# A phrase that more than this share of abstracts use is the field's common ground ("neural
+# network" 0.10, "real world" 0.10, "real time" 0.054, "experimental results" 0.10), not a research
+# term: "Which papers study quantization of neural networks?" abstained because the two
+# quantization papers say "LLMs", never "neural network". The next phrases down ("large scale"
+# 0.046, "reinforcement learning" 0.042, "language model" 0.041) name topics and stay terms.
+COMMON_PHRASE = 0.05
+
+
+def _pairs(text: str) -> set[str]:
+    """Adjacent concept pairs of `text`, read as a question's phrases are (`question.analyze`):
+    "of" inside keeps the chain ("mixture of experts" -> "mixtur expert"), any other stopword breaks it."""
     from paperscope.relevance.features import base_concept
 
+    words = [w for w in raw_terms(text) if w != "of"]
+    seq = [None if w in STOPWORDS else base_concept(s) for w, s in zip(words, _stemmer().stemWords(words))]
+    return {f"{a} {b}" for a, b in zip(seq, seq[1:]) if a and b and a != b}
+
+
+def build_title_phrases(corpus: Path, out: Path = OUT, min_titles: int = 2) -> None:
+    """`title_phrases.txt.gz` (module docstring): pairs that >= `min_titles` titles use and at
+    most `COMMON_PHRASE` of the abstracts. Reads concepts as the relevance features do
+    (`features.base_concept`, which reads the shipped thesaurus: build that first)."""
     titles: Counter[str] = Counter()
-    for title, _ in _texts(corpus):
-        # As a question's phrases are read (`question.analyze`): "of" inside keeps the chain
-        # ("mixture of experts" -> "mixtur expert"), any other stopword breaks it.
-        words = [w for w in raw_terms(title) if w != "of"]
-        seq = [None if w in STOPWORDS else base_concept(s) for w, s in zip(words, _stemmer().stemWords(words))]
-        titles.update({f"{a} {b}" for a, b in zip(seq, seq[1:]) if a and b and a != b})
-    kept = sorted(p for p, c in titles.items() if c >= min_titles)
+    abstracts: Counter[str] = Counter()
+    n = 0
+    for title, abstract in _texts(corpus):
+        n += 1
+        titles.update(_pairs(title))
+        abstracts.update(_pairs(abstract))
+    common = {p for p, c in abstracts.items() if c > COMMON_PHRASE * n}
+    kept = sorted(p for p, c in titles.items() if c >= min_titles and p not in common)
     with gzip.GzipFile(out / "title_phrases.txt.gz", "wb", mtime=0) as fh:  # mtime 0: the same bytes each build
         fh.write(("\n".join(kept) + "\n").encode("utf-8"))
-    print(f"{len(kept)} title phrases (>= {min_titles} titles) -> {out}")
+    dropped = sorted(p for p, c in titles.items() if c >= min_titles and p in common)
+    (out / "common_phrases.txt").write_text("\n".join(dropped) + "\n", encoding="utf-8")
+    print(f"{len(kept)} title phrases (>= {min_titles} titles; common ground left out: {', '.join(dropped)}) -> {out}")
 
 
 def main() -> None:

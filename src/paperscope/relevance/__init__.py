@@ -41,8 +41,8 @@ from paperscope.relevance.features import (
     rank_scale,
     states_topic,
 )
+from paperscope.relevance.lexicon import common_phrases, title_phrases
 from paperscope.relevance.lexicon import idf as library_idf
-from paperscope.relevance.lexicon import title_phrases
 from paperscope.relevance.model import RelevanceModel, load
 from paperscope.relevance.question import Question, analyze
 from paperscope.relevance.quotes import check, first_rules, ranked, sentence_features
@@ -60,6 +60,11 @@ WHOLE_MISSING = 0.3
 NAMES_MIN = 3
 # The missing-term rule (`Relevance.missing_term`): a named term of the question weighing this share.
 TERM_MISSING = 0.4
+
+
+def _common_ground(a: str, b: str) -> bool:
+    """Two adjacent question stems are a phrase of the field's common ground ("neural network")."""
+    return f"{base_concept(a)} {base_concept(b)}" in common_phrases()
 
 
 class CorpusStats(Protocol):
@@ -230,7 +235,7 @@ class Relevance:
 
     def analyze(self, question: str, corpus: CorpusStats, scaffolding: bool = True) -> Question:
         df, n = corpus.stem_df, len(corpus)
-        return analyze(question, lambda stems: library_idf(stems, df, n), scaffolding)
+        return analyze(question, lambda stems: library_idf(stems, df, n), scaffolding, _common_ground)
 
     def vectors(self, q: Question, question_vector: npt.NDArray[np.float32],
                 spell: Callable[[str], str] | None = None) -> QuestionVectors:

@@ -60,6 +60,14 @@ def title_phrases() -> frozenset[str]:
 
 
 @functools.cache
+def common_phrases() -> frozenset[str]:
+    """Concept pairs that over 5% of the background abstracts use ("neural network", "real
+    world"): the field's common ground, left out of `title_phrases` (`relevance_data`)."""
+    text = (DATA / "common_phrases.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line.strip())
+
+
+@functools.cache
 def thesaurus() -> tuple[dict[str, int], npt.NDArray[np.float32]]:
     with np.load(DATA / "thesaurus.npz") as d:
         vocab = [str(s) for s in d["vocab"]]

@@ -16,6 +16,8 @@
   their clause ("go beyond plain text and work with images" asks for images).
 - Examples ("such as", "for example") are alternatives of the word they illustrate, and end
   where the question goes on ("networks such as LSTMs or GRUs to very low bit widths").
+- A phrase of the field's common ground right after a preposition places the topic ("quantization
+  of neural networks", "robots in the real world") and weighs a quarter of its share.
 - Each group weighs its content share times its IDF (library + background corpus), normalised
   to sum 1, so "MoE" outweighs "model".
 - Kind: `factoid` (asks for a number, name or detail: "How many ...", "Which loss does X use"),
@@ -97,6 +99,14 @@ _READER_VERBS = frozenset("""mention mentions mentioned mentioning talk talks ta
     cite cites citing""".split())
 _READER_SUBJECTS = frozenset("""papers paper work works ones one which that who studies study articles article
     research publications anything anyone something any do does did they it these those""".split())
+# Where a phrase that is the field's common ground ("neural networks", "the real world";
+# `lexicon.common_phrases`) follows one of these, it places the topic rather than naming it:
+# "quantization of neural networks" asks for quantization (the papers say "LLMs"), "symmetry or
+# equivariance in neural networks" for equivariance. Its words weigh `_PLACE_CONTENT` of their share.
+_PLACE_PREPOSITIONS = frozenset("of in for on with across within into to by".split())
+_PLACE_DETERMINERS = frozenset("the a an".split())
+_PLACE_MODIFIERS = frozenset("deep artificial modern large trained".split())  # "of deep neural networks"
+_PLACE_CONTENT = 0.25
 # A research-activity verb scores ~.1-.5 (scaffold ratio); topical words score below .03.
 _SCAFFOLD_LOW, _SCAFFOLD_SPAN = 0.03, 0.09
 
@@ -110,6 +120,30 @@ def contentness(word: str, stem: str, scaffolding: bool = True) -> float:
         return 1.0
     ratio = scaffold_ratio().get(stem, 0.0)
     return min(1.0, max(0.0, 1.0 - (ratio - _SCAFFOLD_LOW) / _SCAFFOLD_SPAN))
+
+
+def _placing(toks: list[str], common: Callable[[str, str], bool] | None) -> set[int]:
+    """Indices of the words that place the topic: a common-ground phrase right after a
+    preposition (an article and one field-wide adjective may come between), ending its run."""
+    if common is None:
+        return set()
+    stemmer = _stemmer()
+    out: set[int] = set()
+    for i, t in enumerate(toks):
+        if t not in _PLACE_PREPOSITIONS:
+            continue
+        j = i + 1
+        while j < len(toks) and toks[j] in _PLACE_DETERMINERS:
+            j += 1
+        start = j + 1 if j < len(toks) and toks[j] in _PLACE_MODIFIERS else j
+        end = start + 2
+        if end > len(toks) or not all(w.isalnum() and w not in STOPWORDS for w in toks[start:end]):
+            continue
+        if end < len(toks) and toks[end].isalnum() and toks[end] not in STOPWORDS and toks[end] not in QUESTION_GENRE:
+            continue  # the phrase goes on ("in neural network pruning"): it names the topic
+        if common(stemmer.stemWord(toks[start]), stemmer.stemWord(toks[start + 1])):
+            out.update(range(j, end))
+    return out
 
 
 def _after_subject(toks: list[str], i: int) -> bool:
@@ -162,11 +196,14 @@ class Question:
         return "/".join(self.surface[s] for s in sorted(group))
 
 
-def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffolding: bool = True) -> Question:
+def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffolding: bool = True,
+            common: Callable[[str, str], bool] | None = None) -> Question:
     """The topical groups of an English question (see the module docstring). `scaffolding=False`
-    keeps research verbs as content (what a quote must contain, not what the paper is about)."""
+    keeps research verbs as content (what a quote must contain, not what the paper is about).
+    `common(stem, stem)`: whether two adjacent words are the field's common ground (`_placing`)."""
     matches = list(_TOKEN.finditer(question))
     toks = [fold(m.group(0)) for m in matches]
+    placing = _placing(toks, common) if scaffolding else set()
     # Words inside a hyphenated compound ("text-to-SQL", "peg-in-hole") keep the compound's
     # topical words one phrase even across a stopword, as "of" does in "mixture of experts".
     hyphened = {i for i, m in enumerate(matches)
@@ -233,6 +270,8 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
         between = t in _BETWEEN and toks[i + 1:i + 2] in (["of"], ["between"])
         reader = scaffolding and t in _READER_VERBS and _after_subject(toks, i)
         c = 0.0 if negated or between or reader or (len(t) < 2 and not t.isdigit()) else contentness(t, s, scaffolding)
+        if i in placing:
+            c *= _PLACE_CONTENT
         if c > 0:
             content.append((t, s, c))
             k = len(content) - 1
