@@ -126,6 +126,15 @@ def build(corpus: Path, out: Path = OUT, dim: int = 128, window: int = 8, min_df
     u /= np.linalg.norm(u, axis=1, keepdims=True) + 1e-9
     np.savez_compressed(out / "thesaurus.npz", vocab=np.array(vocab), vecs=u.astype(np.float16))
     print(f"thesaurus of {v} stems done in {time.time() - t0:.0f}s -> {out}")
+    if out.resolve() != OUT.resolve():
+        # Phrases are read with the package's thesaurus (`features.base_concept`): built beside
+        # another one they would spell concepts the shipped code never reads ("causal discove").
+        print(f"title phrases not built: copy {out}/* into {OUT}, then run with --title-phrases")
+        return
+    from paperscope.relevance import features, lexicon
+
+    lexicon.thesaurus.cache_clear()  # the one just written, not one read before
+    features.word_families.cache_clear()
     build_title_phrases(corpus, out)
 
 
