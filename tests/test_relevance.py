@@ -39,9 +39,19 @@ def _flat_idf(stems: set[str]) -> dict[str, float]:
     ("Does any work touch on privacy?", "privacy"),
     ("Which papers study set cover?", "set cover"),
     ("Which papers generate talking heads?", "generate talking heads"),
+    # Function words the stopword list lacks.
+    ("Which works touch upon interpretability?", "interpretability"),
+    ("Is there work towards efficient LLM inference?", "efficient llm inference"),
 ])
 def test_scaffolding_is_not_the_topic(question, topic):
     assert analyze(question, _flat_idf).topic == topic
+
+
+def test_a_function_word_stays_in_what_a_quote_must_hold():
+    """"Which method is it built upon?" is answered by "... builds upon ...": the quote's analysis
+    keeps it (as research verbs), the relevance analysis does not."""
+    assert "upon" in analyze("Which method is it built upon?", _flat_idf, scaffolding=False).topic
+    assert "upon" not in analyze("Which method is it built upon?", _flat_idf).topic
 
 
 def test_alternatives_count_once_and_negated_parts_are_not_asked():

@@ -47,6 +47,11 @@ around regarding related relating relevant concerning about on in of for to with
 than rather
 """.split())
 _GENRE_STEMS = frozenset(_stemmer().stemWords(sorted(QUESTION_GENRE)))
+# Function words the stopword list lacks: no topic ("Which works touch upon interpretability?"
+# abstained, no paper covering "upon interpretability"), though a quote may hold them ("Which
+# method is it built upon?" is answered by "... builds upon the hybrid proximal extragradient
+# framework"), so they stay content for quotes (`scaffolding=False`).
+_FUNCTION = frozenset("upon toward towards amongst whilst whereby thereby therein hence thus etc unto".split())
 
 # "|" separates parts as a comma does, but never makes a list (`SEPARATE`).
 # A run of CJK or kana is one word: the cross-lingual path keeps a Japanese word it cannot
@@ -118,6 +123,8 @@ def contentness(word: str, stem: str, scaffolding: bool = True) -> float:
         return 0.0
     if not scaffolding:
         return 1.0
+    if word in _FUNCTION:
+        return 0.0
     ratio = scaffold_ratio().get(stem, 0.0)
     return min(1.0, max(0.0, 1.0 - (ratio - _SCAFFOLD_LOW) / _SCAFFOLD_SPAN))
 
