@@ -154,6 +154,19 @@ def test_chinese_off_topic_question_abstains_in_chinese(zh):
     assert ans.abstained and "没有论文" in ans.text, ans.text
 
 
+def test_llm_tuili_is_inference_as_well_as_reasoning_and_youguan_is_framing(zh):
+    """推理 is inference and reasoning: 大模型推理 was glossed "llm reasoning" alone, and a question
+    on LLM inference cited only the formal-methods position paper. "和 X 有关" (related to X) frames
+    the question; it was a part ("relate or related or concern") every paper had to cover."""
+    snap = zh.catalog.snapshot()
+    t = zh.gather.crosslingual.translate("有没有关于大模型推理的论文？", snap)
+    assert "inference or reasoning" in t.analysis, t
+    ans = zh.ask("有没有关于大模型推理的论文？")
+    assert any("Oracle-MoE" in c.title or "Speculation" in c.title for c in ans.citations), ans.text
+    t = zh.gather.crosslingual.translate("哪些论文和联邦学习有关？", snap)
+    assert t.analysis == "Which papers federated learning", t
+
+
 def test_chinese_factoid_quotes_the_sentence_with_the_number(zh):
     ans = zh.ask("FlashTP 的内核相比 cuEquivariance 加速了多少倍？")
     assert ans.citations and "FlashTP" in ans.citations[0].title

@@ -112,7 +112,7 @@ _GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b|~'s")
 # Function words and question scaffolding ("which papers study ..."): no topic in them.
 _ZH_STOP = frozenset(
     "的 了 吗 呢 吧 哪些 哪个 哪篇 什么 哪 有没有 有无 关于 有 是 在 和 与 及 或 论文 文章 研究 工作 方面 "
-    "这 那 些 篇 一 个 中 对 把 被 用 如何 怎么 怎样 为什么 是否 请问 请 列出 介绍 相关 涉及 提出 "
+    "这 那 些 篇 一 个 中 对 把 被 用 如何 怎么 怎样 为什么 是否 请问 请 列出 介绍 相关 有关 涉及 提出 "
     "只 需要 多大 多少 多高 多快 本身 关注 用到 用到了 到 能 可以 最多 上 时 做 基于 使用 采用 进行 一种 "
     "哪种 哪一种 主要 通过 所有 或者 或 和 以及 思路 问题 从 如何 下 里 其 该 它 它们 他们 我们 时候".split()
 )
@@ -242,6 +242,10 @@ GLOSSARY.update({
     "连续体机器人": ["continuum robots"], "手术机器人": ["surgical robots"], "康复机器人": ["rehabilitation robots"],
     "边缘计算": ["edge computing"], "推理加速": ["inference acceleration"], "投机解码": ["speculative decoding"],
     "推测解码": ["speculative decoding"], "键值缓存": ["kv cache"], "编译器": ["compiler"], "硬件": ["hardware"],
+    # 推理 is inference as well as reasoning; the corpus glossary wrote only "llm reasoning" for
+    # these, and "哪些论文和大语言模型推理加速有关？" (LLM inference acceleration) abstained.
+    "大模型推理": ["llm | inference or reasoning"], "大语言模型推理": ["llm | inference or reasoning"],
+    "多步推理": ["multi-step reasoning"],
 })
 
 # Cue words of the question's kind: a number or name asked for, or a list of papers.
