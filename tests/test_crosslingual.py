@@ -248,6 +248,24 @@ def test_every_glossary_term_segments_whole_and_the_benchmark_topics_stay_out():
     assert not any(asks_benchmark_topic(forms) for forms in corpus_glossary().values())
 
 
+def test_glossary_phrases_keep_the_head_their_chinese_term_says():
+    """The corpus phrases were title n-grams, some cut after a hyphenated head: 零样本目标检测 read
+    "shot object detection", 自监督视频表示学习 "supervised video representation" (any supervised
+    paper), 无模型强化学习 "free reinforcement"."""
+    from paperscope.text.zh import _HEADS, corpus_glossary
+
+    glossary = corpus_glossary()
+    assert glossary["零样本目标检测"][0] == "zero shot object detection"
+    assert glossary["小样本目标检测"][0] == "few shot object detection"
+    assert glossary["自监督视频表示学习"][0] == "self supervised video representation"
+    assert glossary["无模型强化学习"][0] == "model free reinforcement"
+    assert glossary["端到端"] == ["end to end"]  # already whole
+    for term, forms in glossary.items():
+        for prefix, tail, head in _HEADS:
+            assert not (term.startswith(prefix) and any(f.split()[0] == tail and not f.startswith(f"{head} ")
+                                                        for f in forms)), (term, forms)
+
+
 def test_corpus_glossary_translates_compounds_that_word_glossing_breaks(zh):
     """镜像下降 glossed word by word is "mirror image" + "decline", 后悔界 "regret" + "boundary":
     both questions abstained over the seeds. The corpus glossary knows the terms."""

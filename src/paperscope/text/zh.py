@@ -55,6 +55,30 @@ def _glossary_file() -> dict[str, Any]:
     return data
 
 
+# The corpus phrases were title n-grams, and a hyphenated head fell off some of them: 零样本目标检测
+# (zero-shot object detection) was translated as "shot object detection", 自监督视频表示学习 as
+# "supervised video representation", 无模型强化学习 (model-free) as "free reinforcement". A term
+# starting with one of these writes the head back in front of the phrase's first word.
+_HEADS = (("零样本", "shot", "zero"), ("小样本", "shot", "few"), ("少样本", "shot", "few"),
+          ("半监督", "supervised", "semi"), ("自监督", "supervised", "self"), ("弱监督", "supervised", "weakly"),
+          ("低秩", "rank", "low"), ("多步", "step", "multi"), ("多头", "head", "multi"), ("多智能体", "agent", "multi"),
+          ("多臂", "armed", "multi"), ("多跳", "hop", "multi"), ("两阶段", "stage", "two"), ("单阶段", "stage", "one"),
+          ("无导数", "free", "derivative"), ("无梯度", "free", "gradient"), ("无数据", "free", "data"),
+          ("无模型", "free", "model"), ("无源", "free", "source"), ("无碰撞", "free", "collision"),
+          ("端到端", "end", "end to"), ("高维", "dimensional", "high"), ("索驱动", "driven", "cable"),
+          ("绳驱动", "driven", "cable"))
+
+
+def _headed(term: str, english: str) -> str:
+    """`english` with the head its term says and it lacks (`_HEADS`): "shot object detection" for
+    零样本目标检测 -> "zero shot object detection"."""
+    first = english.split(" ", 1)[0]
+    for prefix, tail, head in _HEADS:
+        if term.startswith(prefix) and first == tail and not english.startswith(f"{head} "):
+            return f"{head} {english}"
+    return english
+
+
 @functools.lru_cache(maxsize=1)
 def corpus_glossary() -> dict[str, list[str]]:
     """Chinese term -> English phrases, from `data/zh_glossary.json`: of the 3,401 phrases frequent
@@ -72,8 +96,9 @@ def corpus_glossary() -> dict[str, list[str]]:
     for english, terms in _glossary_file()["terms"]:
         for term in terms:
             forms = out.setdefault(term, [])
-            if english not in forms:
-                forms.append(english)
+            form = _headed(term, english)
+            if form not in forms:
+                forms.append(form)
     # The longest phrase first (the analysis requires the first one): a shorter phrase of the
     # same term is mostly a title n-gram cut short ("flow estimation" and "optical flow
     # estimation" are both 光流估计; "multi armed" and "multi armed bandits" 多臂赌博机).
