@@ -182,6 +182,14 @@ def test_scaffolding_verbs_do_not_hide_the_paper(seeded):
         assert any(word in c.title.lower() for c in ans.citations), [c.title for c in ans.citations]
 
 
+def test_an_abstention_names_the_missing_term_not_the_verb_beside_it(seeded):
+    """A verb and its object side by side are no phrase to look for: the abstention said no paper
+    covers "apply conformal prediction"."""
+    ans = seeded.ask("Which papers apply conformal prediction to molecules?")
+    first = ans.text.splitlines()[0]
+    assert ans.abstained and "“conformal prediction”" in first and "apply" not in first, first
+
+
 def test_leave_gold_out_abstains_and_says_what_is_missing(seeded, tmp_path):
     question = "Which papers use flow matching?"
     gold = [c for c in seeded.ask(question).citations]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from paperscope.records import Evidence
 from paperscope.relevance.features import base_concept, covered_groups
+from paperscope.relevance.lexicon import title_phrases
 from paperscope.relevance.question import Question, compared_names
 from paperscope.text.analyzer import _stemmer
 
@@ -122,10 +123,12 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         found: set[str] = set().union(*each)
         q = scored.question
         missing = [g for (g, _), hit in zip(q.groups, covered_groups(q, found)) if not hit]
-        # A phrase of the question ("flow matching") no candidate uses as a phrase is missing
-        # as a whole, even when each word occurs somewhere on its own.
+        # A named term of the question ("flow matching") no candidate uses as a phrase is missing
+        # as a whole, even when each word occurs somewhere on its own. Only a term: a verb and
+        # its object side by side ("apply conformal prediction") are no phrase to look for.
         for a, b in q.phrases:
-            if f"{base_concept(a)} {base_concept(b)}" not in found:
+            pair = f"{base_concept(a)} {base_concept(b)}"
+            if pair not in found and pair in title_phrases():
                 missing += [g for g, _ in q.groups if (a in g or b in g) and len(g) == 1 and g not in missing]
         uncovered = phrases_of(q, missing)
         # "Its parts appear in different papers" only when no one paper has all of them: a paper
