@@ -42,6 +42,17 @@ def _flat_idf(stems: set[str]) -> dict[str, float]:
     # Function words the stopword list lacks.
     ("Which works touch upon interpretability?", "interpretability"),
     ("Is there work towards efficient LLM inference?", "efficient llm inference"),
+    # A request to the assistant: its verb asks for papers, only with a request's object after it.
+    ("Recommend papers on speculative decoding", "speculative decoding"),
+    ("Point me to work on quantization", "quantization"),
+    ("Search for papers about event cameras", "event cameras"),
+    ("Can you recommend work on MoE latency?", "moe latency"),
+    ("Help me find papers on privacy", "privacy"),
+    ("What should I read on diffusion models?", "diffusion models"),
+    ("Give me a reading list on interpretability", "interpretability"),
+    ("Point cloud registration papers?", "point cloud registration"),
+    ("Any work on reading list generation?", "reading generation"),  # ("list" is genre)
+    ("Which papers learn to read charts?", "learn read charts"),
 ])
 def test_scaffolding_is_not_the_topic(question, topic):
     assert analyze(question, _flat_idf).topic == topic
@@ -180,6 +191,16 @@ def test_scaffolding_verbs_do_not_hide_the_paper(seeded):
         ans = seeded.ask(question)
         assert not ans.abstained, ans.text
         assert any(word in c.title.lower() for c in ans.citations), [c.title for c in ans.citations]
+
+
+def test_a_request_asks_for_papers_not_about_its_verb(seeded):
+    """"Recommend papers on speculative decoding" abstained, no paper covering "recommend" (and
+    "What should I read on ..." read as a factoid question, which cites one paper)."""
+    assert analyze("What should I read on quantization?", _flat_idf).kind == "list"
+    asked = seeded.ask("Recommend papers on quantization")
+    plain = seeded.ask("Which papers are on quantization?")
+    assert not asked.abstained and len(asked.citations) >= 2, asked.text
+    assert [c.paper_id for c in asked.citations] == [c.paper_id for c in plain.citations]
 
 
 def test_an_abstention_names_the_missing_term_not_the_verb_beside_it(seeded):

@@ -37,3 +37,31 @@ def test_a_misspelt_question_is_answered_as_meant(seeded):
     assert not slipped.abstained
     assert [c.paper_id for c in slipped.citations] == [c.paper_id for c in meant.citations]
     assert "read \u201cmixtrue\u201d as \u201cmixture\u201d" in slipped.notes
+
+
+def test_the_other_spelling_is_read_as_the_library_writes_it():
+    """British/American: both are real words, so no typing slip; the library's usual one is read."""
+    us = _df("quantization", "behavior", "center", "defense", "catalog", "generalize")
+    assert reading("quantisation", us, 38) == "quantization"
+    assert reading("Behaviour", us, 38) == "Behavior"
+    assert reading("centre", us, 38) == "center"
+    assert reading("defence", us, 38) == "defense"
+    assert reading("catalogue", us, 38) == "catalog"
+    assert reading("generalise", us, 38) == "generalize"
+    assert reading("quantization", us, 38) is None  # as the library writes it
+    uk = _df("quantisation", "behaviour")
+    assert reading("quantization", uk, 38) == "quantisation"
+    assert reading("behavior", uk, 38) == "behaviour"
+    mixed = {**_df("quantization", n=3), **_df("quantisation", n=2)}
+    assert reading("quantisation", mixed, 38) is None  # both in use: as asked
+    assert reading("analyses", _df("analyzes"), 38) is None  # the noun "analyses" is no spelling
+    # Neither spelling in the library: as most abstracts write it (the background corpus).
+    assert reading("optimisation", {}, 38) == "optimization"
+
+
+def test_a_british_spelled_question_is_answered_as_the_american_one(seeded):
+    british = seeded.ask("Find me work on quantisation of LLM weights")
+    american = seeded.ask("Find me work on quantization of LLM weights")
+    assert not british.abstained, british.text
+    assert [c.paper_id for c in british.citations] == [c.paper_id for c in american.citations]
+    assert "read \u201cquantisation\u201d as \u201cquantization\u201d" in british.notes
