@@ -27,6 +27,12 @@ def _kind(question: str) -> str | None:
     ("Which papers are mainly theoretical, with proofs as the main contribution?", "theory"),
     ("Are there papers whose main contribution is a theorem or a bound rather than an empirical system?", "theory"),
     ("Which of these papers are primarily theoretical?", "theory"),
+    # The theory words negated: the papers that are not mainly theory.
+    ("Which papers are empirical rather than theoretical?", "empirical"),
+    ("Which papers are mainly empirical?", "empirical"),
+    ("Which papers are theoretical rather than empirical?", "theory"),
+    ("Which papers run empirical studies of LLMs?", None),
+    ("Which papers are both theoretical and empirical?", None),
     ("Which papers propose a new dataset or benchmark?", "dataset"),
     ("Did anyone put out a new benchmark for evaluating models?", "dataset"),
     ("Which papers say they release their code or trained models?", "code"),
@@ -102,6 +108,20 @@ def test_theory_question_over_the_seeds_cites_the_theory_papers_with_their_resul
 
     monkeypatch.setattr(gather, "asked", lambda q, asked_as=None: None)
     assert len(seeded.ask(question).citations) < len(ans.citations) - 2
+
+
+def test_empirical_rather_than_theoretical_cites_no_theory_paper(seeded):
+    """The theory kind read "rather than theoretical" as asking for theory, and cited the theory
+    papers; the empirical kind is the theory model's complement."""
+    theory = seeded.ask("Which papers are mainly theoretical, with proofs and guarantees as the main contribution?")
+    empirical = seeded.ask("Which papers are empirical rather than theoretical?")
+    assert not empirical.abstained and len(empirical.citations) >= 4, empirical.text
+    assert not {c.paper_id for c in theory.citations} & {c.paper_id for c in empirical.citations}
+    by_id = {p.paper_id: p for p in seeded.catalog.papers([c.paper_id for c in empirical.citations]).values()}
+    for c in empirical.citations:
+        assert c.quote in by_id[c.paper_id].abstract
+        judged = contribution.judge("theory", c.title, [c.quote])
+        assert judged.probability < json.loads(contribution.MODEL_FILE.read_text())["cite_at"], c.quote
 
 
 def test_a_chinese_question_asks_for_the_same_kinds(seeded):

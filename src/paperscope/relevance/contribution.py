@@ -27,7 +27,10 @@ their 158 gold papers.
 - `genre(question)`: a genre asked together with a topic ("Is there a survey of graph neural
   networks?"): the topic is answered as any question and only the genre's papers are cited
   (`Relevance.of_genre`).
-Leaves out: "empirical study" kinds, and theory, dataset and code kinds combined with a topic.
+- empirical: the theory model's complement, asked as "empirical rather than theoretical",
+  "Which papers are mainly empirical?" (the theory kind's "rather than" read the negated
+  "theoretical" as asked, and cited the theory papers).
+Leaves out: theory, empirical, dataset and code kinds combined with a topic.
 """
 
 from __future__ import annotations
@@ -46,10 +49,11 @@ import numpy.typing as npt
 from paperscope.relevance.question import Question
 from paperscope.text.analyzer import _stemmer
 
-KINDS = ("theory", "dataset", "code", "position", "survey")
+KINDS = ("empirical", "theory", "dataset", "code", "position", "survey")
 GENRES = ("position", "survey")  # kinds a paper is as a whole (`genre`), asked alone or with a topic
 # What a paper of each kind claims, as an abstention names it ("none covers ...").
 CLAIMS = {"theory": "a mainly theoretical contribution (proofs, bounds, guarantees)",
+          "empirical": "a mainly empirical contribution (experiments, systems, benchmarks) rather than theory",
           "dataset": "a new dataset or benchmark of its own", "code": "released code, models or data",
           "position": "a position paper (arguing a stance rather than presenting a method or result)",
           "survey": "a survey or review of the literature"}
@@ -58,6 +62,9 @@ MODEL_FILE = Path(__file__).resolve().parent / "data" / "contribution.json"
 # Words of each kind's request, stemmed: a question made only of these (and the question genre)
 # asks for the kind alone.
 _KIND_WORDS = {
+    "empirical": """empirical empirically experimental experiments experiment evaluation evaluations study studies
+        applied practical system systems result results contribution contributions core central purely mostly
+        chiefly primarily mainly largely rather""",
     "theory": """theory theoretical theoretically theorem theorems proof proofs prove proving provable
         bound bounds guarantee guarantees formal formally analysis analyses rigorous mathematical
         contribution contributions core central purely mostly chiefly primarily mainly largely
@@ -102,8 +109,14 @@ _ASKS = {
         r"|\b(papers?|works?|articles?) (that |which )?(surveys?|reviews?|surveying|reviewing) (the )?"
         r"(literature|field|work|recent|existing|progress|advances|state|methods|approaches)\b", re.I),
 }
+_ASKS["empirical"] = re.compile(r"\b(empirical|empirically|experimental)\b", re.I)
+# "empirical rather than theoretical", "not theory papers": the theory words are what is not asked.
+_THEORY_NEGATED = re.compile(r"\b(rather than|instead of|not|other than|as opposed to|than|no|without)\s+(?:\w+\s+){0,2}?"
+                             r"(theoretical|theory|theorems?|proofs?|provabl[ey])\b", re.I)
 _THEORY_EMPHASIS = re.compile(r"\b(mainly|primarily|purely|mostly|chiefly|largely|main|core|central)\b"
                               r"|\brather than\b|\b(are|is) theoretical\b|\btheor(y|etical) (papers?|works?)\b", re.I)
+_EMPIRICAL_PAPERS = re.compile(r"\b(are|is) (mostly |mainly |purely |primarily )?(empirical|experimental)\b"
+                               r"|\b(empirical|experimental) (papers?|works?|contributions?)\b", re.I)
 _NEW = re.compile(r"\b(new|novel|propose|proposes|release|releases|contribute|contributes|introduce|introduces|"
                   r"present|presents|create|creates|build|builds|construct|constructs|collect|collects|curate|"
                   r"put out|publish|publishes)\b", re.I)
@@ -111,7 +124,8 @@ _RELEASE = re.compile(r"\b(release|releases|released|open|publicly|public|availa
 # A genre's names in Chinese, longest first (`genre` removes the one a question uses).
 _ZH_GENRE = {"position": r"立场论文|观点论文|立场文章|观点文章", "survey": r"文献综述|综述论文|综述|调研论文|文献回顾"}
 # The same requests in Chinese (checked on the question as written; its gloss is checked above).
-_ASKS_ZH = {"theory": re.compile(r"理论|定理|证明"), "dataset": re.compile(r"数据集|基准|语料|数据库"),
+_ASKS_ZH = {"theory": re.compile(r"理论|定理|证明"), "empirical": re.compile(r"实证|实验为主|以实验|经验研究"),
+            "dataset": re.compile(r"数据集|基准|语料|数据库"),
             "code": re.compile(r"代码|源码|实现"), "position": re.compile(rf"{_ZH_GENRE['position']}|立场性"),
             "survey": re.compile(_ZH_GENRE["survey"])}
 _THEORY_EMPHASIS_ZH = re.compile(r"主要|为主|核心|纯|理论性|理论工作|理论论文|而非")
@@ -172,7 +186,13 @@ def asked(q: Question, asked_as: str | None = None) -> str | None:
             continue
         if kind == "survey" and _QUESTIONNAIRE.search(q.text):
             continue
-        if kind == "theory" and not (_THEORY_EMPHASIS.search(q.text) or _THEORY_EMPHASIS_ZH.search(original)):
+        theory_said = _ASKS["theory"].search(q.text) is not None
+        if kind == "empirical" and (theory_said and not _THEORY_NEGATED.search(q.text)
+                                    or not (_THEORY_EMPHASIS.search(q.text) or _THEORY_EMPHASIS_ZH.search(original)
+                                            or _EMPIRICAL_PAPERS.search(q.text))):
+            continue  # "theoretical and empirical", "Which papers run empirical studies of X?"
+        if kind == "theory" and (not (_THEORY_EMPHASIS.search(q.text) or _THEORY_EMPHASIS_ZH.search(original))
+                                 or _THEORY_NEGATED.search(q.text)):
             continue  # "Which papers use theory?" is not a question about the papers' kind
         if kind == "dataset" and not (_NEW.search(q.text) or _NEW_ZH.search(original)):
             continue  # "Which papers evaluate on benchmarks?" asks about use, not contribution
@@ -235,8 +255,12 @@ def theory_features(text: str, index: dict[str, int]) -> npt.NDArray[np.float64]
     return _features(*_cue_counts(text, index))
 
 
-def _theory(sentences: Sequence[str]) -> Judgement:
+def _theory(sentences: Sequence[str], empirical: bool = False) -> Judgement:
+    """The theory model's judgement; `empirical`: its complement (the paper is not mainly theory),
+    quoting the sentence with the most empirical weight."""
     index, weights, _ = _theory_model()
+    if empirical:
+        weights = -weights
     # Each sentence read once: the abstract's counts are its sentences' (no word spans two).
     each = [_cue_counts(s, index) for s in sentences]
     whole = sum((c for c, _ in each), np.zeros(len(index)))
@@ -313,6 +337,8 @@ def judge(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
     """How sure the paper (its title and abstract sentences) makes the `kind` contribution."""
     if kind == "theory":
         return _theory(sentences)
+    if kind == "empirical":
+        return _theory(sentences, empirical=True)
     if kind == "dataset":
         return _dataset(title, sentences)
     if kind == "code":
@@ -325,7 +351,7 @@ def judge(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
 def support(j: Judgement, kind: str, cite: float) -> float:
     """The judgement on the relevance model's scale: a paper the kind's own threshold accepts
     reaches the cite threshold, and order is kept."""
-    at = _theory_model()[2] if kind == "theory" else 0.5
+    at = {"theory": _theory_model()[2], "empirical": 1.0 - _theory_model()[2]}.get(kind, 0.5)
     p = j.probability
     if p >= at:
         return cite + (p - at) / max(1.0 - at, 1e-9) * (1.0 - cite)
@@ -334,6 +360,7 @@ def support(j: Judgement, kind: str, cite: float) -> float:
 
 # BM25 query that gathers a large library's candidates for each kind (its papers use these words).
 GATHER = {
+    "empirical": "experiments outperforms state-of-the-art benchmarks datasets evaluation empirical results demonstrate",
     "theory": "prove theorem bound regret guarantee provably minimax lower upper optimal rate complexity",
     "dataset": "introduce new dataset benchmark corpus release collect annotated database",
     "code": "code available github release open-source implementation publicly",
