@@ -203,6 +203,27 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     assert [c.paper_id for c in asked.citations] == [c.paper_id for c in plain.citations]
 
 
+@pytest.mark.parametrize("question, kind, topic", [
+    ("What are recent approaches to LLM quantization?", "list", "llm quantization"),
+    ("What's the state of the art in diffusion models?", "list", "diffusion models"),
+    ("What are the latest advances in event cameras?", "list", "event cameras"),
+    ("What work has been done on causal discovery?", "list", "causal discovery"),
+    # A detail of one paper stays a factoid question.
+    ("What techniques does SLiM combine?", "factoid", "techniques slim combine"),
+    ("What are the main findings of the Contextures paper?", "factoid", "contextures"),
+    ("What architectures were used in the experiments?", "factoid", "architectures experiments"),
+])
+def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):
+    q = analyze(question, _flat_idf)
+    assert (q.kind, q.topic) == (kind, topic)
+
+
+def test_what_are_the_approaches_cites_the_papers_not_one(seeded):
+    """It cited NestQuant only (a factoid question cites its best paper)."""
+    ans = seeded.ask("What are recent approaches to LLM quantization?")
+    assert {"NestQuant", "SLiM"} <= {c.title.split(":")[0] for c in ans.citations}, ans.text
+
+
 def test_an_abstention_names_the_missing_term_not_the_verb_beside_it(seeded):
     """A verb and its object side by side are no phrase to look for: the abstention said no paper
     covers "apply conformal prediction"."""

@@ -92,6 +92,21 @@ _NEGATION_END = frozenset({"but", "yet", "while", "whereas", "although", "though
 _WH = re.compile(r"^\s*(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications)\b|what has been done"
                         r"|what (research|work) exists)", re.I)
+# "What" questions that ask for a field's work, not a detail of one paper: "What are recent
+# approaches to LLM quantization?", "What methods exist for speeding up inference?", "What's the
+# state of the art in X?", "What's known about X?" (each cited one paper, as a factoid question
+# does). Not when an auxiliary puts a paper as the subject ("What techniques does SLiM combine?")
+# or the question points at a paper ("the X paper", "they", "its").
+_WHAT_LIST = re.compile(
+    r"^\s*what(?:'s|\s+is|\s+are|\s+were)?\s+(?:the\s+|some\s+(?:of\s+the\s+)?)?(?:(?:most\s+)?(?:recent|latest|main|current|"
+    r"existing|common|popular|different|key|major|notable|important|promising|new|emerging|standard|typical|various|"
+    r"leading|best|prominent|other|alternative)\s+)*(?:approaches|methods|techniques|advances|solutions|ways|strategies|"
+    r"algorithms|directions|developments|trends|lines of (?:work|research)|works|papers|studies|options|alternatives|"
+    r"tools|frameworks|ideas|models|architectures)\b"
+    r"|^\s*what(?:'s|\s+is)\s+(?:the\s+)?(?:state[\s-]of[\s-]the[\s-]art|known|new|current thinking)\b"
+    r"|^\s*what\s+(?:work|research|progress)\s+(?:has|have)\s+been(?:\s+(?:done|made|published))?\b", re.I)
+_ABOUT_ONE = re.compile(r"\b(?:do|does|did)\b|\b(?:this|the|that|their|its)\s+(?:[\w-]+\s+){0,2}?paper\b"
+                        r"|\b(?:they|their|its|it)\b|\bthe\s+(?:experiments?|evaluation|authors?|study|proposed)\b", re.I)
 _LIST = re.compile(r"\b(any|are there|is there|anything|anyone|has anyone|list|papers|work on|research on)\b", re.I)
 # Verbs a reader uses for what a paper contains ("Which papers mention GPT-4?", "papers that talk
 # about quantization", "Which papers cover MoE?"), which authors never write after "we", so the
@@ -153,6 +168,7 @@ _PLACE_DETERMINERS = frozenset("the a an".split())
 _PLACE_MODIFIERS = frozenset("deep artificial modern large trained".split())  # "of deep neural networks"
 _PLACE_CONTENT = 0.25
 REQUESTS = True
+WHAT_LIST = True
 # The scaffold ratio is a stem's: authors write "we speculate", "we construct", and the
 # question's "speculative decoding", "constructive proofs" share those stems. An adjective made
 # from such a verb is no verb of the question genre, so it stays a topic, unless its verb is almost
@@ -263,6 +279,9 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     toks = [fold(m.group(0)) for m in matches]
     placing = _placing(toks, common) if scaffolding else set()
     requesting = _requesting(toks) if REQUESTS else set()
+    head = _WHAT_LIST.search(question) if WHAT_LIST and not _ABOUT_ONE.search(question) else None
+    if head is not None:  # its words frame the question ("the latest advances", "the state of the art")
+        requesting |= {i for i, m in enumerate(matches) if m.start() < head.end()}
     # Words inside a hyphenated compound ("text-to-SQL", "peg-in-hole") keep the compound's
     # topical words one phrase even across a stopword, as "of" does in "mixture of experts".
     hyphened = {i for i, m in enumerate(matches)
@@ -417,8 +436,8 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             prev = s
         elif t != "of" and i not in hyphened:  # "mixture of experts" stays one chain
             prev = None
-    if requesting:  # "What should I read on X?" asks for papers, not a detail
-        kind = "list"
+    if requesting:
+        kind = "list"  # "What should I read on X?", "What are recent approaches to X?": papers, not a detail
     elif _WH.search(question) and not _LIST_HEAD.search(question):
         kind = "factoid"
     elif _LIST_HEAD.search(question) or _LIST.search(question):
