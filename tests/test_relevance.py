@@ -218,6 +218,15 @@ def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, 
     assert (q.kind, q.topic) == (kind, topic)
 
 
+@pytest.mark.parametrize("question, kind", [
+    ("event cameras", "list"), ("MoE latency", "list"), ("spiking neural networks for image classification", "list"),
+    ("DUSP4 decreases apoptosis.", "other"),  # a claim ends in a full stop
+    ("what is GAPrompt", "factoid"),
+])
+def test_a_search_box_query_asks_for_papers_on_it(question, kind):
+    assert analyze(question, _flat_idf).kind == kind
+
+
 def test_what_are_the_approaches_cites_the_papers_not_one(seeded):
     """It cited NestQuant only (a factoid question cites its best paper)."""
     ans = seeded.ask("What are recent approaches to LLM quantization?")

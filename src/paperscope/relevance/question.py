@@ -107,6 +107,10 @@ _WHAT_LIST = re.compile(
     r"|^\s*what\s+(?:work|research|progress)\s+(?:has|have)\s+been(?:\s+(?:done|made|published))?\b", re.I)
 _ABOUT_ONE = re.compile(r"\b(?:do|does|did)\b|\b(?:this|the|that|their|its)\s+(?:[\w-]+\s+){0,2}?paper\b"
                         r"|\b(?:they|their|its|it)\b|\bthe\s+(?:experiments?|evaluation|authors?|study|proposed)\b", re.I)
+# A search-box query: a few words and no sentence end ("spiking neural networks", "MoE latency").
+# Claims end in a full stop ("DUSP4 decreases apoptosis."), questions in a question mark.
+_TERSE = re.compile(r"^\s*[^\s.?!]+(?:\s+[^\s.?!]+){0,5}\s*$")  # at twelve words: claims typed without a full stop lost precision
+TERSE = True
 _LIST = re.compile(r"\b(any|are there|is there|anything|anyone|has anyone|list|papers|work on|research on)\b", re.I)
 # Verbs a reader uses for what a paper contains ("Which papers mention GPT-4?", "papers that talk
 # about quantization", "Which papers cover MoE?"), which authors never write after "we", so the
@@ -440,6 +444,8 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
         kind = "list"  # "What should I read on X?", "What are recent approaches to X?": papers, not a detail
     elif _WH.search(question) and not _LIST_HEAD.search(question):
         kind = "factoid"
+    elif TERSE and _TERSE.match(question):  # a search-box query ("event cameras"): papers on it
+        kind = "list"
     elif _LIST_HEAD.search(question) or _LIST.search(question):
         kind = "list"
     else:
