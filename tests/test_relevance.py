@@ -208,6 +208,12 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("What's the state of the art in diffusion models?", "list", "diffusion models"),
     ("What are the latest advances in event cameras?", "list", "event cameras"),
     ("What work has been done on causal discovery?", "list", "causal discovery"),
+    ("Who has worked on event cameras?", "list", "event cameras"),
+    ("Where can I find work on event cameras?", "list", "event cameras"),
+    ("How do researchers approach event camera tracking?", "list", "event camera tracking"),
+    ("Is event camera tracking covered by any paper here?", "list", "event camera tracking"),
+    ("Who proposed Oracle-MoE?", "factoid", "oracle moe"),
+    ("How does GAPrompt work?", "factoid", "gaprompt"),
     # A detail of one paper stays a factoid question.
     ("What techniques does SLiM combine?", "factoid", "techniques slim combine"),
     ("What are the main findings of the Contextures paper?", "factoid", "contextures"),
