@@ -295,3 +295,27 @@ def test_libraries_section_pools_the_hand_labelled_questions(tmp_path):
     assert again["totals"] == totals
     row = markdown({"machine": machine(), "libraries": res}).splitlines()[-1]
     assert row.startswith("| hand-labelled libraries (1, ") and f"({totals['cited_ok']}/{totals['cited']})" in row
+
+
+def test_phrasings_section_asks_the_same_questions_in_other_wordings(tmp_path):
+    """A library's "Which papers <verb> X?" questions asked as "Who has worked on X?", "Is X
+    covered by any paper here?", "Recommend papers on X": read as the same request, they cite about
+    as many gold papers as the original wording (a factoid reading cites one paper; "covered" and
+    "recommend" were topic words)."""
+    need(CORPUS.exists(), f"shared corpus missing at {CORPUS}")
+    from paperscope.bench.phrasings import run_phrasings, topic_of
+    from paperscope.bench.run import machine, markdown
+
+    assert topic_of("Which papers study event cameras?") == "event cameras"
+    assert topic_of("How large is the model?") is None
+    with pytest.raises(ValueError, match="unknown phrasing style"):
+        run_phrasings(CORPUS, tmp_path, names=["libA"], styles=["shouting"])
+    styles = ["who has worked", "covered by", "recommend"]
+    res = run_phrasings(CORPUS, tmp_path, names=["libA", "libB"], styles=styles)["styles"]
+    worded = res["as worded"]
+    assert worded["questions"] >= 8 and worded["gold_cited"] >= 8, worded
+    for style in styles:
+        assert res[style]["questions"] == worded["questions"]
+        assert res[style]["gold_cited"] >= 0.85 * worded["gold_cited"], (style, res[style], worded)
+    rows = markdown({"machine": machine(), "phrasings": {"styles": res}}).splitlines()
+    assert any(r.startswith("| phrasing \u201cwho has worked\u201d") for r in rows)

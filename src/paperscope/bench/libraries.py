@@ -23,11 +23,9 @@ from paperscope.bench.evaluate import load_items, run_eval
 from paperscope.bench.relevance_items import DATA as QUESTIONS
 
 
-def run_libraries(corpus: Path, work: Path, names: Sequence[str] | None = None,
-                  log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
-    """Each library (all, or `names`) ingested once under `work`/libraries/<name> from `corpus`
-    records (as `relevance_train` builds them), its questions asked; per-library metrics and the
-    pooled totals."""
+def open_libraries(corpus: Path, work: Path, names: Sequence[str] | None = None) -> Iterator[tuple[str, Any]]:
+    """(name, Assistant) of each library (all, or `names`), ingested once under
+    `work`/libraries/<name> from `corpus` records (as `relevance_train` builds them)."""
     from paperscope.bench.relevance_train import library
 
     libraries: dict[str, list[str]] = json.loads((QUESTIONS / "libraries.json").read_text())
@@ -48,12 +46,21 @@ def run_libraries(corpus: Path, work: Path, names: Sequence[str] | None = None,
                              "pass the shared conference_abstracts corpus with --corpus")
         yield from (by_id()[i] for i in libraries[name])
 
+    (work / "libraries").mkdir(parents=True, exist_ok=True)
+    for name in chosen:
+        yield name, library(work / "libraries", name, records(name))
+
+
+def run_libraries(corpus: Path, work: Path, names: Sequence[str] | None = None,
+                  log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+    """Each library (`open_libraries`) with its questions asked; per-library metrics and the
+    pooled totals."""
     totals = {"questions": 0, "cited": 0, "cited_ok": 0, "gold": 0, "gold_cited": 0, "abstain_ok": 0,
               "keys": 0, "keys_ok": 0}
     per_library: dict[str, Any] = {}
-    (work / "libraries").mkdir(parents=True, exist_ok=True)
-    for name in chosen:
-        assistant = library(work / "libraries", name, records(name))
+    chosen = []
+    for name, assistant in open_libraries(corpus, work, names):
+        chosen.append(name)
         items = load_items(QUESTIONS / f"{name}_questions.jsonl")
         log(f"libraries: {name}, {len(items)} questions")
         result = run_eval(assistant, items)

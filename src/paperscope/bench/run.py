@@ -16,6 +16,9 @@ ratios, not the absolute numbers. Sections (the first three by default):
 - libraries (only when asked for): `ask` over the sixteen hand-labelled 38-abstract libraries,
   pooled citation precision/recall, abstention and key facts (paperscope.bench.libraries; in-sample
   for the relevance model, a regression check).
+- phrasings (only when asked for): the libraries' "Which papers <verb> X?" questions asked in 19
+  other wordings ("Who has worked on X?", "Recommend papers on X", a bare "X"), gold papers cited
+  per wording beside the original (paperscope.bench.phrasings).
 Leaves out: GPU measurements (gpu.sh beside this file).
 """
 
@@ -36,7 +39,7 @@ if TYPE_CHECKING:
 from paperscope.bench.corpus import default_corpus, embed_texts, sample, write_jsonl
 from paperscope.bench.pipelines import NAIVE_MAX_TOKENS, run_job
 
-SECTIONS = ("ingest", "quality", "queries", "listall", "libraries")
+SECTIONS = ("ingest", "quality", "queries", "listall", "libraries", "phrasings")
 DEFAULT_SECTIONS = ("ingest", "quality", "queries")
 BASELINES = ("naive", "llama-index")
 WARMUP = 5  # untimed questions before the timed ones (models loaded, indexes read)
@@ -216,6 +219,10 @@ def run_bench(n: int = 5000, corpus: str | Path | None = None, baseline_n: int =
             from paperscope.bench.libraries import run_libraries
 
             report["libraries"] = run_libraries(corpus, work, log=log)
+        if "phrasings" in sections:
+            from paperscope.bench.phrasings import run_phrasings
+
+            report["phrasings"] = run_phrasings(corpus, work, log=log)
         report["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
         report["machine"]["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
         return report
@@ -275,4 +282,8 @@ def markdown(report: dict[str, Any]) -> str:
         from paperscope.bench import libraries
 
         lines.extend(libraries.markdown_rows(report["libraries"]))
+    if report.get("phrasings"):
+        from paperscope.bench import phrasings
+
+        lines.extend(phrasings.markdown_rows(report["phrasings"]))
     return "\n".join(lines)

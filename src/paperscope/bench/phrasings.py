@@ -1,0 +1,90 @@
+"""The same questions asked another way (the `phrasings` section of `paperscope bench`).
+
+The hand-labelled libraries' questions worded "Which papers <verb> X?" (`TOPICAL`) are asked again
+in other styles a researcher uses for the same request (`STYLES`: "Recommend papers on X", "Who
+has worked on X?", "Is X covered by any paper here?", a bare "X" as typed in a search box, ...),
+and each style's answers are scored against the question's gold papers: gold papers cited, right
+abstentions and papers cited, beside the question as originally worded. A style well below the
+original is a wording the question analysis does not read (each of "Who has worked on X?", "Where
+can I find work on X?" cited about a third fewer gold papers before it was read as a list).
+
+Scope: the style carries the same request; X is the question's own words after the verb, so a
+verb that narrows the request ("propose", "apply") is lost in the other styles and a few gold
+papers may legitimately drop out. English only; single-turn; extractive answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from paperscope.bench.evaluate import load_items
+from paperscope.bench.libraries import open_libraries
+from paperscope.bench.relevance_items import DATA as QUESTIONS
+
+TOPICAL = re.compile(r"^(?:Which|What) (?:papers|works|research) (?:study|address|tackle|focus on|look at|work on|deal with|"
+                     r"investigate|explore|propose|use|apply|are about|examine|consider|develop|analyze|improve) (.+)\?$")
+STYLES = {
+    "recommend": "Recommend papers on {}",
+    "looking for": "I'm looking for papers on {}.",
+    "anything about": "Anything about {}?",
+    "search box": "{}",
+    "papers on": "papers on {}",
+    "what's known": "What's known about {}?",
+    "can you find": "Can you find work on {}?",
+    "what should I read": "I'm interested in {}. What should I read?",
+    "list the papers": "List the papers about {}.",
+    "has anyone": "Has anyone worked on {}?",
+    "do we have": "Do we have papers about {}?",
+    "who has worked": "Who has worked on {}?",
+    "where can I find": "Where can I find work on {}?",
+    "how do researchers": "How do researchers approach {}?",
+    "if any": "Which papers, if any, study {}?",
+    "covered by": "Is {} covered by any paper here?",
+    "tell me": "Tell me about research on {}.",
+    "main approaches": "What are the main approaches to {}?",
+    "state of the art": "What's the state of the art in {}?",
+}
+
+
+def topic_of(question: str) -> str | None:
+    """X of a question worded "Which papers <verb> X?", else None."""
+    m = TOPICAL.match(question)
+    return m.group(1) if m else None
+
+
+def run_phrasings(corpus: Path, work: Path, names: Sequence[str] | None = None, styles: Sequence[str] | None = None,
+                  log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+    """Per style (and "as worded"): questions, gold papers cited of all gold, right abstentions,
+    papers cited, pooled over the libraries (all, or `names`)."""
+    chosen = list(styles) if styles else list(STYLES)
+    unknown = [s for s in chosen if s not in STYLES]
+    if unknown:
+        raise ValueError(f"unknown phrasing style {', '.join(unknown)}; choose from {', '.join(STYLES)}")
+    totals = {s: {"questions": 0, "gold": 0, "gold_cited": 0, "abstain_ok": 0, "cited": 0} for s in ["as worded", *chosen]}
+    for name, assistant in open_libraries(corpus, work, names):
+        items = [it for it in load_items(QUESTIONS / f"{name}_questions.jsonl") if "question" in it]
+        picked = [(it, x) for it in items if (x := topic_of(it["question"])) is not None]
+        log(f"phrasings: {name}, {len(picked)} questions x {len(chosen) + 1} wordings")
+        for it, topic in picked:
+            gold = set(it["gold"])
+            for style in totals:
+                ans = assistant.ask(it["question"] if style == "as worded" else STYLES[style].format(topic))
+                cited = {c.paper_id for c in ans.citations}
+                t = totals[style]
+                t["questions"] += 1
+                t["gold"] += len(gold)
+                t["gold_cited"] += len(cited & gold)
+                t["abstain_ok"] += int(ans.abstained == (not gold))
+                t["cited"] += len(cited)
+    return {"styles": totals}
+
+
+def markdown_rows(res: dict[str, Any]) -> list[str]:
+    rows = []
+    for style, t in res["styles"].items():
+        rows.append(f"| phrasing \u201c{style}\u201d ({t['questions']} questions): gold cited / right abstentions / "
+                    f"cited | {t['gold_cited']}/{t['gold']} / {t['abstain_ok']} / {t['cited']} |")
+    return rows
