@@ -53,6 +53,16 @@ def _flat_idf(stems: set[str]) -> dict[str, float]:
     ("Point cloud registration papers?", "point cloud registration"),
     ("Any work on reading list generation?", "reading generation"),  # ("list" is genre)
     ("Which papers learn to read charts?", "learn read charts"),
+    # The asker's situation, only in its place.
+    ("For my thesis on event cameras, which papers are relevant?", "event cameras"),
+    ("I'm working on a project involving event cameras; are there papers I should know about?", "event cameras"),
+    ("A colleague asked me whether anyone has published on event cameras. Any idea?", "event cameras"),
+    ("I need references on event cameras for a related-work section.", "event cameras"),
+    ("I'm reviewing a paper on event cameras; what prior work exists here?", "event cameras"),
+    ("Which papers distill a teacher into a student model?", "distill teacher student model"),
+    ("Which papers use a Gaussian prior on weights?", "gaussian prior weights"),
+    ("Is there work on LLM personas working together as a team?", "llm personas together team"),
+    ("Which papers assign a class to every pixel?", "assign class pixel"),
 ])
 def test_scaffolding_is_not_the_topic(question, topic):
     assert analyze(question, _flat_idf).topic == topic

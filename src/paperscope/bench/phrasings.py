@@ -46,6 +46,12 @@ STYLES = {
     "tell me": "Tell me about research on {}.",
     "main approaches": "What are the main approaches to {}?",
     "state of the art": "What's the state of the art in {}?",
+    "my project": "I'm working on a project involving {}; are there papers I should know about?",
+    "my thesis": "For my thesis on {}, which papers are relevant?",
+    "a colleague asked": "A colleague asked me whether anyone has published on {}. Any idea?",
+    "references for related work": "I need references on {} for a related-work section.",
+    "prior work": "I'm reviewing a paper on {}; what prior work exists here?",
+    "do you know": "Do you know of any work on {}?",
 }
 
 

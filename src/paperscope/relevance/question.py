@@ -185,6 +185,71 @@ def _requesting(toks: list[str]) -> set[int]:
     return out
 
 
+# The asker's situation is no topic: "For my thesis on X", "I'm working on a project involving X",
+# "A colleague asked me whether anyone has published on X", "I need references on X for a
+# related-work section", "what prior work exists", "Any idea?", "Are you aware of", "Any pointers
+# to". Such words are rare in abstracts, so they weighed most: asked so, the library questions
+# cited a fifth to a half of the gold papers they cite as "Which papers <verb> X?". Each is read so
+# only in its place: a situation noun after "my"/"a"/... with no content word after it ("a
+# student model", "random projections", "the draft model" stay topics), "prior" before
+# "work"/"research", "published" after "has"/"anyone", a verb of the asker's after "I'm"/"we're".
+_SITUATION_NOUNS = frozenset("""thesis dissertation project projects colleague colleagues advisor adviser supervisor
+    supervisors coauthor coauthors collaborator collaborators reviewer reviewers manuscript draft proposal talk
+    course class lab team group boss manager friend student students section chapter bibliography
+    references pointers suggestions recommendations citations idea ideas thoughts""".split())
+_SITUATION_CLEAR = frozenset("""thesis dissertation project colleague colleagues advisor adviser supervisor coauthor
+    collaborator manuscript proposal bibliography chapter""".split())
+_SITUATION_OWNERS = frozenset("my our his her their a an this".split())
+_SITUATION_MODIFIERS = frozenset("""new current upcoming own phd master masters research side next final term reading
+    related work literature review background introduction""".split())
+_SITUATION_AFTER = frozenset("""on about involving regarding around in into for that which where asked asks wants
+    wanted wonders wondered is was needs needed uses using with of to i we me and""".split())
+_SITUATION_LISTS = frozenset("references pointers suggestions recommendations citations idea ideas thoughts".split())
+_PRIOR = frozenset("prior previous earlier".split())
+_PRIOR_OF = frozenset("work works research papers literature studies art".split())
+_ASKER_VERBS = frozenset("""working writing preparing reviewing teaching drafting revising starting
+    building doing trying""".split())
+_PUBLISHERS = frozenset("has have had anyone anybody someone people who".split())  # "Has anyone published on X?"
+_ASKED = frozenset("asked asks wondered wonders wondering".split())
+_ASKED_OBJECT = frozenset("me us whether if about what which".split())
+
+
+def _situation(toks: list[str]) -> set[int]:
+    """Indices of the words of the asker's situation (see `_SITUATION_NOUNS`)."""
+    out: set[int] = set()
+    n = len(toks)
+    for i, t in enumerate(toks):
+        after = toks[i + 1] if i + 1 < n else ""
+        before = toks[i - 1] if i else ""
+        if t in _SITUATION_NOUNS and (not after.isalnum() or after in _SITUATION_AFTER):
+            j = i - 1
+            while j >= 0 and (toks[j] in _SITUATION_MODIFIERS or toks[j] == "-") and i - j <= 3:
+                j -= 1
+            # "a team", "a class", "a student" are often the topic ("work together as a team", "assigns
+            # a class to every pixel"): after an article only the unambiguous nouns, or a section
+            # named by its part of a paper ("a related-work section").
+            named = any(toks[k] in ("related", "literature", "review", "background", "introduction") for k in range(j + 1, i))
+            if j >= 0 and toks[j] in _SITUATION_OWNERS and (
+                    toks[j] not in ("a", "an", "this") or t in _SITUATION_CLEAR or named):
+                out.update(range(j, i + 1))
+                if after in ("involving", "regarding", "concerning", "around", "using"):  # "a project involving X"
+                    out.add(i + 1)
+            elif t in _SITUATION_LISTS and (before in ("any", "some", "good", "few", "useful", "need", "want", "relevant", "key")
+                                            or after in ("on", "about", "to", "regarding")):
+                out.add(i)
+        elif t in _PRIOR and after in _PRIOR_OF:
+            out.add(i)
+        elif t in ("published", "publish", "publishing") and before in _PUBLISHERS:
+            out.add(i)
+        elif t in _ASKER_VERBS and before in ("m", "am", "re", "are", "i", "we", "been"):
+            out.add(i)
+        elif t in _ASKED and (after in _ASKED_OBJECT or not after.isalnum()):
+            out.add(i)
+        elif t == "aware" and before in ("you", "i", "we", "anyone", "be", "are", "am"):
+            out.add(i)
+    return out
+
+
 # Where a phrase that is the field's common ground ("neural networks", "the real world";
 # `lexicon.common_phrases`) follows one of these, it places the topic rather than naming it:
 # "quantization of neural networks" asks for quantization (the papers say "LLMs"), "symmetry or
@@ -304,7 +369,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     matches = list(_TOKEN.finditer(question))
     toks = [fold(m.group(0)) for m in matches]
     placing = _placing(toks, common) if scaffolding else set()
-    requesting = _requesting(toks) if REQUESTS else set()
+    requesting = (_requesting(toks) | _situation(toks)) if REQUESTS else set()
     for frame in _FIELD_FRAMES if WHAT_LIST else ():
         head = frame.search(question)
         if head is not None and not _ABOUT_ONE.search(question[:head.start()] + " " + question[head.end():]):
