@@ -51,6 +51,7 @@ def _kind(question: str) -> str | None:
     ("Which papers are surveys?", "survey"),
     ("Any literature reviews?", "survey"),
     ("Is there a survey of graph neural networks?", None),  # a genre with a topic: `genre`
+    ("Give me an overview of the papers?", None),  # a request to the assistant, not for surveys
     ("Which papers analyze survey data?", None),
     ("Did anyone run a survey of nurses about robots?", None),
     ("Which papers study peer review?", None),
@@ -202,6 +203,13 @@ def test_a_genre_asked_with_a_topic_is_told_apart_and_removed_from_the_topic(que
     assert g is not None and g.kind == kind
     assert topic in g.topic
     assert not re.search(r"surve|review|position|综述", g.topic, re.I)
+
+
+def test_an_overview_asked_of_the_assistant_is_no_genre():
+    """"Give me an overview of the papers on X" asks for the papers on X (it abstained: no survey)."""
+    assert contribution.genre("Give me an overview of the papers on event cameras.") is None
+    assert contribution.genre("Can you write a short summary of the work on event cameras?") is None
+    assert contribution.genre("Is there an overview of event cameras?").kind == "survey"
 
 
 def test_genre_judged_on_the_title_or_the_papers_own_words():

@@ -63,6 +63,13 @@ def _flat_idf(stems: set[str]) -> dict[str, float]:
     ("Which papers use a Gaussian prior on weights?", "gaussian prior weights"),
     ("Is there work on LLM personas working together as a team?", "llm personas together team"),
     ("Which papers assign a class to every pixel?", "assign class pixel"),
+    ("I wonder if there are papers on event cameras.", "event cameras"),
+    ("Papers on event cameras please, thanks!", "event cameras"),
+    ("Have you got anything on event cameras?", "event cameras"),
+    ("Which paper should I start with to learn about event cameras?", "event cameras"),
+    ("Summarize the work on event cameras.", "event cameras"),
+    ("Give me an overview of the papers on event cameras.", "event cameras"),
+    ("Compare the approaches to event cameras.", "event cameras"),
 ])
 def test_scaffolding_is_not_the_topic(question, topic):
     assert analyze(question, _flat_idf).topic == topic

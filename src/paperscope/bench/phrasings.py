@@ -52,6 +52,13 @@ STYLES = {
     "references for related work": "I need references on {} for a related-work section.",
     "prior work": "I'm reviewing a paper on {}; what prior work exists here?",
     "do you know": "Do you know of any work on {}?",
+    "I wonder": "I wonder if there are papers on {}.",
+    "please, thanks": "Papers on {} please, thanks!",
+    "got anything": "Have you got anything on {}?",
+    "start with": "Which paper should I start with to learn about {}?",
+    "summarize": "Summarize the work on {}.",
+    "give an overview": "Give me an overview of the papers on {}.",
+    "compare": "Compare the approaches to {}.",
 }
 
 

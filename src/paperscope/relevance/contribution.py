@@ -184,7 +184,7 @@ def asked(q: Question, asked_as: str | None = None) -> str | None:
             continue  # a genre's own words may all be question words ("Any literature reviews?")
         if not (_ASKS[kind].search(q.text) or _ASKS_ZH[kind].search(original)):
             continue
-        if kind == "survey" and _QUESTIONNAIRE.search(q.text):
+        if kind == "survey" and (_QUESTIONNAIRE.search(q.text) or OVERVIEW_REQUEST.search(q.text)):
             continue
         theory_said = _ASKS["theory"].search(q.text) is not None
         if kind == "empirical" and (theory_said and not _THEORY_NEGATED.search(q.text)
@@ -385,6 +385,12 @@ _GENRE_WORDS_ZH = {kind: re.compile(_ZH_GENRE[kind]) for kind in GENRES}
 
 
 # A survey someone runs or answers (a questionnaire), not a paper that surveys a field.
+# A request to the assistant for an overview of the papers ("Give me an overview of the papers on
+# X", "Can you write a short summary of the work on X?") asks for the papers, not for surveys: it
+# abstained on every such question of the libraries (no survey among their papers).
+OVERVIEW_REQUEST = re.compile(r"\b(?:give|provide|write|produce|prepare|offer|share|want|need|like)\s+(?:me\s+|us\s+)?"
+                              r"(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:overview|summary|survey|review|rundown|digest)\s+(?:of|on)\b",
+                              re.I)
 _QUESTIONNAIRE = re.compile(r"\b(conduct\w*|run|runs|ran|administer\w*|carr\w* out|distribut\w*|launch\w*|answer\w*|"
                             r"complet\w*|fill\w*|respond\w*|participat\w*|online|household|national|user|web|"
                             r"opinion|census)\s+(a |an |the )?surveys?\b", re.I)
@@ -395,7 +401,7 @@ def genre(question: str) -> Genre | None:
     networks?", "Which position papers discuss AI agents?"), with the question reworded without
     it; None when it asks for none (a question asking for the genre alone is `asked`'s)."""
     for kind in GENRES:
-        if kind == "survey" and _QUESTIONNAIRE.search(question):
+        if kind == "survey" and (_QUESTIONNAIRE.search(question) or OVERVIEW_REQUEST.search(question)):
             continue
         if _ASKS[kind].search(question):
             topic = _GENRE_WORDS[kind].sub("work", question, count=1)

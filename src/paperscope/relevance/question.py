@@ -41,6 +41,7 @@ anybody someone somebody something everything all every there exist exists exist
 research researcher researchers study studies article articles publication publications literature list listing
 show tell give me my i im we us our you your looking look interested want need know please kind kinds type types
 many much
+wonder wondering curious thanks thank cheers hi hello hey got gotten
 area areas topic topics effort efforts else also still already currently recent recently new novel ones one some
 way ways can could would should might may main mainly primarily particular particularly specifically especially
 around regarding related relating relevant concerning about on in of for to with without into onto from by at as
@@ -112,6 +113,12 @@ _WHAT_LIST = re.compile(
 # Not "Who proposed X?" (its authors) nor "How does X work?" (one paper).
 _FIELD_FRAMES = (
     _WHAT_LIST,
+    # "Give me an overview of the papers on X" (`contribution.OVERVIEW_REQUEST`: no survey asked for).
+    re.compile(r"\b(?:give|provide|write|produce|prepare|offer|share|want|need|like)\s+(?:me\s+|us\s+)?(?:a|an)\s+"
+               r"(?:[\w-]+\s+){0,2}?(?:overview|summary|survey|review|rundown|digest)\s+(?:of|on)\b", re.I),
+    # "Which paper should I start with to learn about X?"
+    re.compile(r"\b(?:should|could|can|do)\s+(?:i|we|one)\s+(?:start|begin)(?:\s+(?:with|from|reading))?\b"
+               r"|\bto\s+learn\s+(?:more\s+)?about\b|\bto\s+get\s+started\s+(?:on|with|in)\b", re.I),
     re.compile(r"^\s*who\s+(?:else\s+)?(?:(?:has|have|had|is|are)\s+)?(?:worked|works|working|work|studied|studies|"
                r"studying|study|researched|researches|researching|looked|looking|published|publishes|written|writes|"
                r"explored|explores|exploring|investigated|investigates|investigating|tackled|tackles|addressed|"
@@ -156,6 +163,9 @@ _READER_SUBJECTS = frozenset("""papers paper work works ones one which that who 
 _REQUEST_VERBS = frozenset("""recommend suggest name search searching find finding point get pull fetch surface
     collect gather compile enumerate retrieve return locate identify dig bring share provide send seek seeking
     hunt hunting list show give""".split())
+# Asked of the assistant, these take any object at the head ("Summarize the work on X", "Compare
+# the approaches to X"): a paper's title rarely opens with them, a question never as a topic.
+_REQUEST_VERBS_ANY = frozenset("summarize summarise describe explain outline compare contrast discuss".split())
 _REQUEST_LEAD = frozenset("""please kindly can could would will you help me us i d like want wanna need to ll m am
     just quickly also now so and hi hello hey trying try hoping hope am""".split())
 _REQUEST_OBJECT = frozenset("""me us up out for some any all every papers paper work works research studies
@@ -173,7 +183,9 @@ def _requesting(toks: list[str]) -> set[int]:
     for i, t in enumerate(toks):
         after = toks[i + 1] if i + 1 < len(toks) else ""
         ends = not after.isalnum()
-        if t in _REQUEST_VERBS and (lead or (i and toks[i - 1] in ("you", "please", "me"))) and (
+        if t in _REQUEST_VERBS_ANY and lead and after.isalnum():
+            out.add(i)
+        elif t in _REQUEST_VERBS and (lead or (i and toks[i - 1] in ("you", "please", "me"))) and (
                 ends or after in _REQUEST_OBJECT or after in _READING):
             out.add(i)
             out.update(j for j in range(i) if toks[j] in ("help", "like", "trying", "hoping", "hope") and lead)
@@ -370,9 +382,8 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     toks = [fold(m.group(0)) for m in matches]
     placing = _placing(toks, common) if scaffolding else set()
     requesting = (_requesting(toks) | _situation(toks)) if REQUESTS else set()
-    for frame in _FIELD_FRAMES if WHAT_LIST else ():
-        head = frame.search(question)
-        if head is not None and not _ABOUT_ONE.search(question[:head.start()] + " " + question[head.end():]):
+    for head in (h for frame in (_FIELD_FRAMES if WHAT_LIST else ()) for h in frame.finditer(question)):
+        if not _ABOUT_ONE.search(question[:head.start()] + " " + question[head.end():]):
             # Its words frame the question ("the latest advances", "covered by any paper").
             requesting |= {i for i, m in enumerate(matches) if head.start() <= m.start() < head.end()}
     # Words inside a hyphenated compound ("text-to-SQL", "peg-in-hole") keep the compound's
