@@ -235,6 +235,9 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("What techniques does SLiM combine?", "factoid", "techniques slim combine"),
     ("What are the main findings of the Contextures paper?", "factoid", "contextures"),
     ("What architectures were used in the experiments?", "factoid", "architectures experiments"),
+    # A question inside a request asks what its question word asks.
+    ("Tell me how much faster GAPrompt trains.", "factoid", "faster gaprompt trains"),
+    ("Do you know which loss GAPrompt uses?", "factoid", "loss gaprompt"),
 ])
 def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):
     q = analyze(question, _flat_idf)
@@ -426,7 +429,8 @@ def test_introduced_first_quotes_what_a_paper_is_for_what_is_questions():
     sentences = ["Quantization shrinks LLMs.", "This work proposes NestQuant, a nested lattice PTQ scheme.",
                  "We also propose a fast decoder.", "NestQuant beats QuaRot by 55% in perplexity gap."]
     scores = np.array([1.0, 2.0, 2.5, 5.0])  # the rankers favour the result
-    for question in ("What is NestQuant?", "Summarize the NestQuant paper.", "What is the main contribution of NestQuant?"):
+    for question in ("What is NestQuant?", "Summarize the NestQuant paper.", "What is the main contribution of NestQuant?",
+                     "How does NestQuant work?", "What does NestQuant do?"):
         q = analyze(question, _flat_idf, scaffolding=False)
         assert int(np.argmax(introduced_first(q, sentences, range(4), scores))) == 1, question
     # A question about a detail of the paper keeps the rankers' order.

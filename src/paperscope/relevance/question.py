@@ -90,7 +90,11 @@ _NEGATION = ("rather than", "instead of", "other than", "not", "without", "excep
 # for images. A contrastive word always ends it; "and" ends it when what follows is not a topic
 # word ("and work with", "and in"): "without labels and annotations" still negates both.
 _NEGATION_END = frozenset({"but", "yet", "while", "whereas", "although", "though"})
-_WH = re.compile(r"^\s*(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
+# A question asked inside a request ("Tell me how much faster X decodes", "Do you know which loss
+# X uses?", "I'd like to know what ...") asks what its own question word asks.
+_WH = re.compile(r"^\s*(?:(?:please\s+)?(?:tell|show)\s+me|(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell|show)\s+me|"
+                 r"do\s+you\s+know|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
+                 r"(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications)\b|what has been done"
                         r"|what (research|work) exists)", re.I)
 # "What" questions that ask for a field's work, not a detail of one paper: "What are recent

@@ -185,9 +185,19 @@ _INTRODUCES = re.compile(r"\b(?:we|this\s+(?:paper|work|study)|here)\b[^.]*?\b(?
                          r"call|nam|term|offer|formulat)\w*", re.I)
 
 
+# "How does NestQuant work?", "What does Oracle-MoE do?": what the method is, as "What is" asks
+# (the factoid ranker quoted NestQuant's "Comparisons on bigger models ... confirm uniform superiority").
+_HOW_IT_WORKS = re.compile(r"^\s*(?:how\s+(?:does|do|did)\s+(.*?)\s+(?:work|operate|function)|what\s+(?:does|do)\s+(.*?)\s+do)"
+                           r"[\s?.!]*$", re.I)
+
+
 def _defined(question: str) -> list[str]:
     """What a "what is it" question asks about (at most two words once the request and words
     such as "the paper" are gone: "NestQuant"), or [] for any other question."""
+    works = _HOW_IT_WORKS.match(question)
+    if works:
+        left = [w for w in re.findall(r"[\w-]+", works.group(1) or works.group(2)) if w.lower() not in _FILLER]
+        return left if len(left) <= 2 else []
     m = _DEFINE.match(question)
     left = [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", m.group(1)))
             if w.lower() not in _FILLER] if m else []
