@@ -167,6 +167,18 @@ def test_llm_tuili_is_inference_as_well_as_reasoning_and_youguan_is_framing(zh):
     assert t.analysis == "Which papers federated learning", t
 
 
+def test_a_chinese_request_or_situation_is_framing_not_topic(zh):
+    """"请推荐一些关于 X 的论文" abstained on "recommendation", "我在写关于 X 的毕业论文" on "write",
+    "X 方面有什么进展" on "headway", "我想了解一下 X，应该读哪些论文" on "comma" (读's other sense);
+    "谁研究过 X" cited one paper (a factoid question). Each now cites as "有没有 X 的论文？" does."""
+    plain = {c.paper_id for c in zh.ask("有没有模型量化的论文？").citations}
+    assert len(plain) >= 2
+    for question in ("请推荐一些关于模型量化的论文", "我在写关于模型量化的毕业论文，有哪些相关工作？", "谁研究过模型量化？",
+                     "我想了解一下模型量化，应该读哪些论文？", "给我概述一下模型量化的研究", "模型量化方面有什么进展？"):
+        ans = zh.ask(question)
+        assert {c.paper_id for c in ans.citations} == plain, (question, ans.text)
+
+
 def test_chinese_factoid_quotes_the_sentence_with_the_number(zh):
     ans = zh.ask("FlashTP 的内核相比 cuEquivariance 加速了多少倍？")
     assert ans.citations and "FlashTP" in ans.citations[0].title

@@ -139,7 +139,14 @@ _ZH_STOP = frozenset(
     "的 了 吗 呢 吧 哪些 哪个 哪篇 什么 哪 有没有 有无 关于 有 是 在 和 与 及 或 论文 文章 研究 工作 方面 "
     "这 那 些 篇 一 个 中 对 把 被 用 如何 怎么 怎样 为什么 是否 请问 请 列出 介绍 相关 有关 涉及 提出 "
     "只 需要 多大 多少 多高 多快 本身 关注 用到 用到了 到 能 可以 最多 上 时 做 基于 使用 采用 进行 一种 "
-    "哪种 哪一种 主要 通过 所有 或者 或 和 以及 思路 问题 从 如何 下 里 其 该 它 它们 他们 我们 时候".split()
+    "哪种 哪一种 主要 通过 所有 或者 或 和 以及 思路 问题 从 如何 下 里 其 该 它 它们 他们 我们 时候 "
+    # The asker's requests and situation ("请推荐一些关于 X 的论文", "我在写关于 X 的毕业论文", "X 方面有什么
+    # 进展", "我想了解一下 X，应该读哪些论文"): glossed, they were the topic ("recommendation", "write",
+    # "headway", 读 "comma"). Not 搜索 (architecture search), 综述 (the survey genre), nor 推荐 itself
+    # (recommendation is a topic): only its request is framing (`_REQUEST_ZH`).
+    "一些 一下 写 在写 毕业论文 学位论文 进展 最新 最近 新 想 想要 了解 应该 读 阅读 看 看看 给 我 你 您 概述 帮 帮我 "
+    "帮忙 找 找找 查找 告诉 知道 谁 做过 研究过 发表 发表过 有人 同事 导师 项目 课题 参考文献 相关工作 已有 现有 现状 "
+    "前沿 发展 谢谢 能不能 可不可以 入门 开始 先".split()
 )
 MAX_GLOSSES = 4
 _ZH_OR = frozenset({"或", "或者", "还是"})
@@ -275,7 +282,14 @@ GLOSSARY.update({
 
 # Cue words of the question's kind: a number or name asked for, or a list of papers.
 _FACTOID_CUES = re.compile(r"多少|多大|多高|多快|多长|几个|几种|哪种|哪一种|什么|哪个|比例|倍")
-_LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有无")
+# A request for papers: 推荐 (recommend), 进展 / 现状 / 前沿 (progress, state of the art), 谁研究过 (who
+# has studied), 读哪 / 应该读 (what to read), 参考文献 / 相关工作 (references, related work), 概述 (overview).
+_LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有无|推荐|进展|现状|前沿|谁(?:研究|做|发表|在做|在研究)|"
+                        r"读哪|看哪|应该读|参考文献|相关工作|概述|找找|帮我找|有什么(?:论文|文章|工作|研究)")
+
+
+# "请推荐一些关于 X 的论文", "给我推荐几篇": a request to recommend, not the topic recommendation.
+_REQUEST_ZH = re.compile(r"(?:请|给我|帮我|麻烦你?|能否|可以|能不能)推荐(?:一些|几篇|几个|一下|下|点|些)?|推荐(?:一些|几篇|几个|一下|点)")
 
 
 def gloss_words(text: str) -> list[list[str]]:
@@ -286,7 +300,7 @@ def gloss_words(text: str) -> list[list[str]]:
     jieba.setLogLevel(60)
     table = _table()
     out: list[list[str]] = []
-    for piece in jieba.cut(text):
+    for piece in jieba.cut(_REQUEST_ZH.sub("，", text)):
         piece = piece.strip()
         if not piece or piece in _ZH_STOP:
             continue
@@ -341,7 +355,7 @@ def runs(text: str) -> list[str | list[str]]:
     _table()  # registers the glossary with jieba
     out: list[str | list[str]] = []
     run: list[str] = []
-    for piece in jieba.cut(text):
+    for piece in jieba.cut(_REQUEST_ZH.sub("，", text)):
         piece = piece.strip()
         if piece and has_cjk(piece) and piece not in _ZH_STOP:
             run.append(piece)
