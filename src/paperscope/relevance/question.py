@@ -162,8 +162,9 @@ _READER_SUBJECTS = frozenset("""papers paper work works ones one which that who 
 # such at the head of the question (after lead-in words: "please", "can you", "help me") or right
 # after "you"/"please"/"me", and only with a request's object after it ("me", "papers", "some",
 # "up", ...): "Point cloud registration", "Search-based planning", "Name disambiguation" stay
-# topics. "read"/"cite" ask for papers beside "should I", "to", "worth", or before "on"/"about"/
-# "list" ("reading comprehension" stays a topic).
+# topics. "read"/"cite" ask for papers after "I"/"should"/"worth", or before "on"/"about"/"up" or
+# a "list" that ends there ("reading comprehension", "learn to read charts", "reading list
+# generation" stay topics).
 _REQUEST_VERBS = frozenset("""recommend suggest name search searching find finding point get pull fetch surface
     collect gather compile enumerate retrieve return locate identify dig bring share provide send seek seeking
     hunt hunting list show give""".split())
