@@ -20,8 +20,8 @@
   of neural networks", "robots in the real world") and weighs a quarter of its share.
 - Each group weighs its content share times its IDF (library + background corpus), normalised
   to sum 1, so "MoE" outweighs "model".
-- Kind: `factoid` (asks for a number, name or detail: "How many ...", "Which loss does X use"),
-  `list` ("Which papers ...", "Is there work on ..."), else `other` (claims, statements).
+- A request or the asker's situation frames the question; framing and the kind (`factoid`,
+  `list`, `other`) are `framing`'s ("Recommend papers on X", "For my thesis on X", "Who has ...").
 Leaves out: parsing beyond these patterns (no syntax tree), and Chinese (glossed before this).
 """
 
@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from paperscope.relevance.framing import framing, kind_of
 from paperscope.relevance.lexicon import scaffold_ratio
 from paperscope.text.analyzer import STOPWORDS, _stemmer, fold
 
@@ -90,61 +91,6 @@ _NEGATION = ("rather than", "instead of", "other than", "not", "without", "excep
 # for images. A contrastive word always ends it; "and" ends it when what follows is not a topic
 # word ("and work with", "and in"): "without labels and annotations" still negates both.
 _NEGATION_END = frozenset({"but", "yet", "while", "whereas", "although", "though"})
-# A question asked inside a request ("Tell me how much faster X decodes", "Do you know which loss
-# X uses?", "I'd like to know what ...") asks what its own question word asks.
-_WH = re.compile(r"^\s*(?:(?:please\s+)?(?:tell|show)\s+me|(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell|show)\s+me|"
-                 r"do\s+you\s+know|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
-                 r"(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
-_LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications)\b|what has been done"
-                        r"|what (research|work) exists)", re.I)
-# "What" questions that ask for a field's work, not a detail of one paper: "What are recent
-# approaches to LLM quantization?", "What methods exist for speeding up inference?", "What's the
-# state of the art in X?", "What's known about X?" (each cited one paper, as a factoid question
-# does). Not when an auxiliary puts a paper as the subject ("What techniques does SLiM combine?")
-# or the question points at a paper ("the X paper", "they", "its").
-_WHAT_LIST = re.compile(
-    r"^\s*what(?:'s|\s+is|\s+are|\s+were)?\s+(?:the\s+|some\s+(?:of\s+the\s+)?)?(?:(?:most\s+)?(?:recent|latest|main|current|"
-    r"existing|common|popular|different|key|major|notable|important|promising|new|emerging|standard|typical|various|"
-    r"leading|best|prominent|other|alternative)\s+)*(?:approaches|methods|techniques|advances|solutions|ways|strategies|"
-    r"algorithms|directions|developments|trends|lines of (?:work|research)|works|papers|studies|options|alternatives|"
-    r"tools|frameworks|ideas|models|architectures)\b"
-    r"|^\s*what(?:'s|\s+is)\s+(?:the\s+)?(?:state[\s-]of[\s-]the[\s-]art|known|new|current thinking)\b"
-    r"|^\s*what\s+(?:work|research|progress)\s+(?:has|have)\s+been(?:\s+(?:done|made|published))?\b", re.I)
-# The same for "who", "where", "how" and a passive reader's verb: "Who has worked on X?", "Where
-# can I find work on X?", "How do researchers approach X?", "Is X covered by any paper here?".
-# Asked so, the 106 library questions "Which papers <verb> X?" cited 81, 81, 83 and 71 of their
-# 240 gold papers (127 as worded): factoid questions cite one paper, and "covered" was a topic.
-# Not "Who proposed X?" (its authors) nor "How does X work?" (one paper).
-_FIELD_FRAMES = (
-    _WHAT_LIST,
-    # "Give me an overview of the papers on X" (`contribution.OVERVIEW_REQUEST`: no survey asked for).
-    re.compile(r"\b(?:give|provide|write|produce|prepare|offer|share|want|need|like)\s+(?:me\s+|us\s+)?(?:a|an)\s+"
-               r"(?:[\w-]+\s+){0,2}?(?:overview|summary|survey|review|rundown|digest)\s+(?:of|on)\b", re.I),
-    # "Which paper should I start with to learn about X?"
-    re.compile(r"\b(?:should|could|can|do)\s+(?:i|we|one)\s+(?:start|begin)(?:\s+(?:with|from|reading))?\b"
-               r"|\bto\s+learn\s+(?:more\s+)?about\b|\bto\s+get\s+started\s+(?:on|with|in)\b", re.I),
-    re.compile(r"^\s*who\s+(?:else\s+)?(?:(?:has|have|had|is|are)\s+)?(?:worked|works|working|work|studied|studies|"
-               r"studying|study|researched|researches|researching|looked|looking|published|publishes|written|writes|"
-               r"explored|explores|exploring|investigated|investigates|investigating|tackled|tackles|addressed|"
-               r"addresses)\b(?:\s+(?:on|at|into|about))?", re.I),
-    re.compile(r"^\s*where\s+(?:can|could|do|should|would|might)\s+(?:i|one|we|you)\s+(?:find|read|look|get|learn|"
-               r"start)\b(?:\s+(?:for|about|up|more))?", re.I),
-    re.compile(r"^\s*how\s+(?:do|did|have|are)\s+(?:(?:the|other|recent|existing|different)\s+)?(?:researchers|people|"
-               r"papers|authors|others|works|studies|methods|approaches|groups|scientists|practitioners)\s+"
-               r"(?:approach|approached|tackle|tackled|address|addressed|handle|handled|solve|solved|deal\s+with|"
-               r"dealt\s+with|study|studied|model|modeled|treat|treated|think\s+about|go\s+about)\b", re.I),
-    re.compile(r"\b(?:covered|mentioned|discussed|addressed|studied|treated|handled|tackled|examined|explored|"
-               r"investigated|considered|researched)\s+(?:by|in)\s+(?:(?:any|a|the|some|one|these|those|this)\s+)?"
-               r"(?:of\s+(?:the\s+)?)?(?:papers?|works?|studies|articles?|publications?|library|corpus|collection)\b",
-               re.I),
-)
-_ABOUT_ONE = re.compile(r"\b(?:do|does|did)\b|\b(?:this|the|that|their|its)\s+(?:[\w-]+\s+){0,2}?paper\b"
-                        r"|\b(?:they|their|its|it)\b|\bthe\s+(?:experiments?|evaluation|authors?|study|proposed)\b", re.I)
-# A search-box query: a few words and no sentence end ("spiking neural networks", "MoE latency").
-# Claims end in a full stop ("DUSP4 decreases apoptosis."), questions in a question mark.
-_TERSE = re.compile(r"^\s*[^\s.?!]+(?:\s+[^\s.?!]+){0,5}\s*$")  # at twelve words: claims typed without a full stop lost precision
-TERSE = True
-_LIST = re.compile(r"\b(any|are there|is there|anything|anyone|has anyone|list|papers|work on|research on)\b", re.I)
 # Verbs a reader uses for what a paper contains ("Which papers mention GPT-4?", "papers that talk
 # about quantization", "Which papers cover MoE?"), which authors never write after "we", so the
 # scaffold ratio reads them as topic: "mention" weighed .51 of "Which papers mention diffusion
@@ -156,117 +102,6 @@ _READER_VERBS = frozenset("""mention mentions mentioned mentioning talk talks ta
     cite cites citing""".split())
 _READER_SUBJECTS = frozenset("""papers paper work works ones one which that who studies study articles article
     research publications anything anyone something any do does did they it these those""".split())
-# A reader's request to the assistant names no topic: "Recommend papers on speculative decoding"
-# abstained (no paper covers "recommend", which outweighed "decoding"), as did "Point me to",
-# "Search for papers about", "Pull up", "What should I read on ...". A request verb counts as
-# such at the head of the question (after lead-in words: "please", "can you", "help me") or right
-# after "you"/"please"/"me", and only with a request's object after it ("me", "papers", "some",
-# "up", ...): "Point cloud registration", "Search-based planning", "Name disambiguation" stay
-# topics. "read"/"cite" ask for papers after "I"/"should"/"worth", or before "on"/"about"/"up" or
-# a "list" that ends there ("reading comprehension", "learn to read charts", "reading list
-# generation" stay topics).
-_REQUEST_VERBS = frozenset("""recommend suggest name search searching find finding point get pull fetch surface
-    collect gather compile enumerate retrieve return locate identify dig bring share provide send seek seeking
-    hunt hunting list show give""".split())
-# Asked of the assistant, these take any object at the head ("Summarize the work on X", "Compare
-# the approaches to X"): a paper's title rarely opens with them, a question never as a topic.
-_REQUEST_VERBS_ANY = frozenset("summarize summarise describe explain outline compare contrast discuss".split())
-_REQUEST_LEAD = frozenset("""please kindly can could would will you help me us i d like want wanna need to ll m am
-    just quickly also now so and hi hello hey trying try hoping hope am""".split())
-_REQUEST_OBJECT = frozenset("""me us up out for some any all every papers paper work works research studies
-    study articles article publications literature reading readings relevant recent related everything anything
-    whatever what which on about good key few several more other interesting important influential""".split())
-_READING = frozenset("read reading readings cite citing".split())
-_READING_BEFORE = frozenset("i should worth some good further suggested recommended must background essential key we".split())
-_READING_AFTER = frozenset("on about up material materials regarding into around".split())
-
-
-def _requesting(toks: list[str]) -> set[int]:
-    """Indices of the words of a request to the assistant (see `_REQUEST_VERBS`)."""
-    out: set[int] = set()
-    lead = True
-    for i, t in enumerate(toks):
-        after = toks[i + 1] if i + 1 < len(toks) else ""
-        ends = not after.isalnum()
-        if t in _REQUEST_VERBS_ANY and lead and after.isalnum():
-            out.add(i)
-        elif t in _REQUEST_VERBS and (lead or (i and toks[i - 1] in ("you", "please", "me"))) and (
-                ends or after in _REQUEST_OBJECT or after in _READING):
-            out.add(i)
-            out.update(j for j in range(i) if toks[j] in ("help", "like", "trying", "hoping", "hope") and lead)
-        elif t in _READING and ((i and toks[i - 1] in _READING_BEFORE) or after in _READING_AFTER or (
-                after in ("list", "lists") and (i + 2 == len(toks) or not toks[i + 2].isalnum()
-                                               or toks[i + 2] in _READING_AFTER | {"for", "of"}))):
-            out.add(i)
-        lead = lead and (t in _REQUEST_LEAD or not t.isalnum())
-    return out
-
-
-# The asker's situation is no topic: "For my thesis on X", "I'm working on a project involving X",
-# "A colleague asked me whether anyone has published on X", "I need references on X for a
-# related-work section", "what prior work exists", "Any idea?", "Are you aware of", "Any pointers
-# to". Such words are rare in abstracts, so they weighed most: asked so, the library questions
-# cited a fifth to a half of the gold papers they cite as "Which papers <verb> X?". Each is read so
-# only in its place: a situation noun after "my"/"a"/... with no content word after it ("a
-# student model", "random projections", "the draft model" stay topics), "prior" before
-# "work"/"research", "published" after "has"/"anyone", a verb of the asker's after "I'm"/"we're".
-_SITUATION_NOUNS = frozenset("""thesis dissertation project projects colleague colleagues advisor adviser supervisor
-    supervisors coauthor coauthors collaborator collaborators reviewer reviewers manuscript draft proposal talk
-    course class lab team group boss manager friend student students section chapter bibliography
-    references pointers suggestions recommendations citations idea ideas thoughts""".split())
-_SITUATION_CLEAR = frozenset("""thesis dissertation project colleague colleagues advisor adviser supervisor coauthor
-    collaborator manuscript proposal bibliography chapter""".split())
-_SITUATION_OWNERS = frozenset("my our his her their a an this".split())
-_SITUATION_MODIFIERS = frozenset("""new current upcoming own phd master masters research side next final term reading
-    related work literature review background introduction""".split())
-_SITUATION_AFTER = frozenset("""on about involving regarding around in into for that which where asked asks wants
-    wanted wonders wondered is was needs needed uses using with of to i we me and""".split())
-_SITUATION_LISTS = frozenset("references pointers suggestions recommendations citations idea ideas thoughts".split())
-_PRIOR = frozenset("prior previous earlier".split())
-_PRIOR_OF = frozenset("work works research papers literature studies art".split())
-_ASKER_VERBS = frozenset("""working writing preparing reviewing teaching drafting revising starting
-    building doing trying""".split())
-_PUBLISHERS = frozenset("has have had anyone anybody someone people who".split())  # "Has anyone published on X?"
-_ASKED = frozenset("asked asks wondered wonders wondering".split())
-_ASKED_OBJECT = frozenset("me us whether if about what which".split())
-
-
-def _situation(toks: list[str]) -> set[int]:
-    """Indices of the words of the asker's situation (see `_SITUATION_NOUNS`)."""
-    out: set[int] = set()
-    n = len(toks)
-    for i, t in enumerate(toks):
-        after = toks[i + 1] if i + 1 < n else ""
-        before = toks[i - 1] if i else ""
-        if t in _SITUATION_NOUNS and (not after.isalnum() or after in _SITUATION_AFTER):
-            j = i - 1
-            while j >= 0 and (toks[j] in _SITUATION_MODIFIERS or toks[j] == "-") and i - j <= 3:
-                j -= 1
-            # "a team", "a class", "a student" are often the topic ("work together as a team", "assigns
-            # a class to every pixel"): after an article only the unambiguous nouns, or a section
-            # named by its part of a paper ("a related-work section").
-            named = any(toks[k] in ("related", "literature", "review", "background", "introduction") for k in range(j + 1, i))
-            if j >= 0 and toks[j] in _SITUATION_OWNERS and (
-                    toks[j] not in ("a", "an", "this") or t in _SITUATION_CLEAR or named):
-                out.update(range(j, i + 1))
-                if after in ("involving", "regarding", "concerning", "around", "using"):  # "a project involving X"
-                    out.add(i + 1)
-            elif t in _SITUATION_LISTS and (before in ("any", "some", "good", "few", "useful", "need", "want", "relevant", "key")
-                                            or after in ("on", "about", "to", "regarding")):
-                out.add(i)
-        elif t in _PRIOR and after in _PRIOR_OF:
-            out.add(i)
-        elif t in ("published", "publish", "publishing") and before in _PUBLISHERS:
-            out.add(i)
-        elif t in _ASKER_VERBS and before in ("m", "am", "re", "are", "i", "we", "been"):
-            out.add(i)
-        elif t in _ASKED and (after in _ASKED_OBJECT or not after.isalnum()):
-            out.add(i)
-        elif t == "aware" and before in ("you", "i", "we", "anyone", "be", "are", "am"):
-            out.add(i)
-    return out
-
-
 # Where a phrase that is the field's common ground ("neural networks", "the real world";
 # `lexicon.common_phrases`) follows one of these, it places the topic rather than naming it:
 # "quantization of neural networks" asks for quantization (the papers say "LLMs"), "symmetry or
@@ -275,8 +110,6 @@ _PLACE_PREPOSITIONS = frozenset("of in for on with across within into to by".spl
 _PLACE_DETERMINERS = frozenset("the a an".split())
 _PLACE_MODIFIERS = frozenset("deep artificial modern large trained".split())  # "of deep neural networks"
 _PLACE_CONTENT = 0.25
-REQUESTS = True
-WHAT_LIST = True
 # The scaffold ratio is a stem's: authors write "we speculate", "we construct", and the
 # question's "speculative decoding", "constructive proofs" share those stems. An adjective made
 # from such a verb is no verb of the question genre, so it stays a topic, unless its verb is almost
@@ -386,11 +219,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     matches = list(_TOKEN.finditer(question))
     toks = [fold(m.group(0)) for m in matches]
     placing = _placing(toks, common) if scaffolding else set()
-    requesting = (_requesting(toks) | _situation(toks)) if REQUESTS else set()
-    for head in (h for frame in (_FIELD_FRAMES if WHAT_LIST else ()) for h in frame.finditer(question)):
-        if not _ABOUT_ONE.search(question[:head.start()] + " " + question[head.end():]):
-            # Its words frame the question ("the latest advances", "covered by any paper").
-            requesting |= {i for i, m in enumerate(matches) if head.start() <= m.start() < head.end()}
+    requesting = framing(question, toks, [m.start() for m in matches])
     # Words inside a hyphenated compound ("text-to-SQL", "peg-in-hole") keep the compound's
     # topical words one phrase even across a stopword, as "of" does in "mixture of experts".
     hyphened = {i for i, m in enumerate(matches)
@@ -545,16 +374,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             prev = s
         elif t != "of" and i not in hyphened:  # "mixture of experts" stays one chain
             prev = None
-    if requesting:
-        kind = "list"  # "What should I read on X?", "What are recent approaches to X?": papers, not a detail
-    elif _WH.search(question) and not _LIST_HEAD.search(question):
-        kind = "factoid"
-    elif TERSE and _TERSE.match(question):  # a search-box query ("event cameras"): papers on it
-        kind = "list"
-    elif _LIST_HEAD.search(question) or _LIST.search(question):
-        kind = "list"
-    else:
-        kind = "other"
+    kind = kind_of(question, bool(requesting))
     return Question(question, groups, tuple(phrases), kind, surface, tuple(order), options)
 
 

@@ -289,7 +289,8 @@ _LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有
 
 
 # "请推荐一些关于 X 的论文", "给我推荐几篇": a request to recommend, not the topic recommendation.
-_REQUEST_ZH = re.compile(r"(?:请|给我|帮我|麻烦你?|能否|可以|能不能)推荐(?:一些|几篇|几个|一下|下|点|些)?|推荐(?:一些|几篇|几个|一下|点)")
+_REQUEST_ZH = re.compile(r"(?:请|给我|帮我|麻烦你?|能否|可以|能不能)推荐(?:一些|几篇|几个|一下|下|点|些)?"
+                         r"|推荐(?:一些|几篇|几个|一下|点)")
 
 
 def gloss_words(text: str) -> list[list[str]]:
