@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from paperscope.relevance.claims import _OWN, _SURVEY_NOUN, Judgement, _code, _dataset, _genre
+from paperscope.relevance.framing import OVERVIEW_REQUEST
 from paperscope.relevance.question import Question
 from paperscope.text.analyzer import _stemmer
 
@@ -293,12 +294,6 @@ _GENRE_WORDS = {
 _GENRE_WORDS_ZH = {kind: re.compile(_ZH_GENRE[kind]) for kind in GENRES}
 
 
-# A request to the assistant for an overview of the papers ("Give me an overview of the papers on
-# X", "Can you write a short summary of the work on X?") asks for the papers, not for surveys: it
-# abstained on every such question of the libraries (no survey among their papers).
-OVERVIEW_REQUEST = re.compile(r"\b(?:give|provide|write|produce|prepare|offer|share|want|need|like)\s+(?:me\s+|us\s+)?"
-                              r"(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:overview|summary|survey|review|rundown|digest)\s+(?:of|on)\b",
-                              re.I)
 # A survey someone runs or answers (a questionnaire), not a paper that surveys a field.
 _QUESTIONNAIRE = re.compile(r"\b(conduct\w*|run|runs|ran|administer\w*|carr\w* out|distribut\w*|launch\w*|answer\w*|"
                             r"complet\w*|fill\w*|respond\w*|participat\w*|online|household|national|user|web|"
