@@ -70,6 +70,13 @@ def _flat_idf(stems: set[str]) -> dict[str, float]:
     ("Summarize the work on event cameras.", "event cameras"),
     ("Give me an overview of the papers on event cameras.", "event cameras"),
     ("Compare the approaches to event cameras.", "event cameras"),
+    # The asker's verdict on the papers wanted, a label, a sign-off.
+    ("Seminal work on event cameras?", "event cameras"),
+    ("Most cited papers on event cameras", "event cameras"),
+    ("Question: which papers study event cameras?", "event cameras"),
+    ("Hi! Could you help me find papers about event cameras? Thanks a lot.", "event cameras"),
+    ("Which papers find the best arm?", "best arm"),
+    ("Is there work on key frame selection?", "key frame selection"),
 ])
 def test_scaffolding_is_not_the_topic(question, topic):
     assert analyze(question, _flat_idf).topic == topic

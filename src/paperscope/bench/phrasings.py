@@ -59,6 +59,13 @@ STYLES = {
     "summarize": "Summarize the work on {}.",
     "give an overview": "Give me an overview of the papers on {}.",
     "compare": "Compare the approaches to {}.",
+    "latest work": "Latest work on {}",
+    "top papers": "Top papers on {}",
+    "seminal work": "Seminal work on {}?",
+    "most cited": "Most cited papers on {}",
+    "everything you have": "Everything you have on {}.",
+    "labelled": "Question: which papers study {}?",
+    "greeting and thanks": "Hi! Could you help me find papers about {}? Thanks a lot.",
 }
 
 

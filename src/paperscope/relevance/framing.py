@@ -12,7 +12,7 @@
   request, a search-box query), else `other` (claims, statements).
 Each rule reads a word as framing only in its place ("a student model", "a Gaussian prior", "Point
 cloud registration", "reading list generation" stay topics). Measured by `paperscope bench
---sections phrasings` (the same questions in 32 wordings) and docs/measurements.md (2026-12-06).
+--sections phrasings` (the same questions in 39 wordings) and docs/measurements.md (2026-12-06).
 Leaves out: any syntax beyond these patterns; Chinese (its framing is `text.zh`'s).
 """
 
@@ -82,7 +82,7 @@ _ABOUT_ONE = re.compile(r"\b(?:do|does|did)\b|\b(?:this|the|that|their|its)\s+(?
 # Claims end in a full stop ("DUSP4 decreases apoptosis."), questions in a question mark.
 _TERSE = re.compile(r"^\s*[^\s.?!]+(?:\s+[^\s.?!]+){0,5}\s*$")  # at twelve words: claims typed without a full stop lost precision
 TERSE = True
-_LIST = re.compile(r"\b(any|are there|is there|anything|anyone|has anyone|list|papers|work on|research on)\b", re.I)
+_LIST = re.compile(r"\b(any|are there|is there|anything|everything|anyone|has anyone|list|papers|work on|research on)\b", re.I)
 
 # A reader's request to the assistant names no topic: "Recommend papers on speculative decoding"
 # abstained (no paper covers "recommend", which outweighed "decoding"), as did "Point me to",
@@ -195,10 +195,42 @@ def _situation(toks: list[str]) -> set[int]:
     return out
 
 
+# What the asker thinks of the papers wanted, before the papers: "Top papers on X", "Seminal work
+# on X", "Any good papers on X?", "Most cited papers on X", "Latest work on X" (the library holds
+# no citation counts; each word was a topic no paper has: 37-90 of the 240 gold papers as-worded
+# questions cite 127 of). A label ("Question: ..."), a greeting and a sign-off ("Thanks a lot.")
+# are framing too.
+_VERDICT = frozenset("""latest newest top key seminal good great best important influential classic classical
+    notable foundational landmark essential major popular interesting cited highly most must read strong
+    representative canonical""".split())
+_WORKS = frozenset("papers paper work works research studies articles publications literature reading readings".split())
+_LABELS = frozenset("question q query request".split())
+_SIGN_OFF = frozenset("thanks thank cheers regards".split())
+
+
+def _asides(toks: list[str]) -> set[int]:
+    """Indices of the asker's verdict words, a leading label, and a sign-off (see `_VERDICT`)."""
+    out: set[int] = set()
+    for i, t in enumerate(toks):
+        if t in _VERDICT:
+            j = i
+            while j < len(toks) and toks[j] in _VERDICT:
+                j += 1
+            if j < len(toks) and toks[j] in _WORKS and not (i and toks[i - 1] in _VERDICT):
+                out.update(range(i, j))
+    if len(toks) > 1 and toks[0] in _LABELS and toks[1] == ":":
+        out.add(0)
+    # A closing sentence after the question: "... event cameras? Thanks a lot.", "thank you in advance".
+    last = max((k for k, t in enumerate(toks[:-1]) if t in (".", "!", "?")), default=-1)
+    if last >= 0 and any(t in _SIGN_OFF for t in toks[last + 1:]):
+        out.update(range(last + 1, len(toks)))
+    return out
+
+
 def framing(question: str, toks: list[str], starts: list[int]) -> set[int]:
     """Indices of `toks` (the question's tokens, folded; `starts`: where each begins in `question`)
     that frame the question: a request, the asker's situation, a field frame's words."""
-    out = (_requesting(toks) | _situation(toks)) if REQUESTS else set()
+    out = (_requesting(toks) | _situation(toks) | _asides(toks)) if REQUESTS else set()
     for head in (h for frame in (_FIELD_FRAMES if WHAT_LIST else ()) for h in frame.finditer(question)):
         if not _ABOUT_ONE.search(question[:head.start()] + " " + question[head.end():]):
             # Its words frame the question ("the latest advances", "covered by any paper").
