@@ -174,9 +174,11 @@ def test_a_chinese_request_or_situation_is_framing_not_topic(zh):
     plain = {c.paper_id for c in zh.ask("有没有模型量化的论文？").citations}
     assert len(plain) >= 2
     for question in ("请推荐一些关于模型量化的论文", "我在写关于模型量化的毕业论文，有哪些相关工作？", "谁研究过模型量化？",
-                     "我想了解一下模型量化，应该读哪些论文？", "给我概述一下模型量化的研究", "模型量化方面有什么进展？"):
+                     "我想了解一下模型量化，应该读哪些论文？", "给我概述一下模型量化的研究", "模型量化方面有什么进展？",
+                     "有什么好的模型量化论文推荐吗？", "模型量化领域有哪些经典论文？", "关于模型量化，有哪些必读论文？"):
         ans = zh.ask(question)
         assert {c.paper_id for c in ans.citations} == plain, (question, ans.text)
+    assert zh.ask("有哪些关于推荐的论文？").abstained  # 推荐 alone is the topic (no recommender paper here)
 
 
 def test_chinese_factoid_quotes_the_sentence_with_the_number(zh):
