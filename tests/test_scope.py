@@ -35,6 +35,41 @@ def test_venue_year_and_author_are_read_as_filters(question, venue, year, author
     assert (s.venue, s.year, s.author, s.question) == (venue, year, author, rest)
 
 
+@pytest.mark.parametrize("question, years, rest", [
+    ("Which papers since 2021 study event cameras?", (2021, 9999), "Which papers study event cameras?"),
+    ("Event camera papers from 2020 or later?", (2020, 9999), "Event camera papers?"),  # was the year 2020 alone
+    ("Any papers on event cameras published after 2019?", (2020, 9999), "Any papers on event cameras?"),
+    ("Papers on NeRF before 2021", (0, 2020), "Papers on NeRF"),
+    ("Which papers between 2018 and 2020 study SLAM?", (2018, 2020), "Which papers study SLAM?"),
+    ("How has accuracy improved since 2020?", None, "How has accuracy improved since 2020?"),  # no papers scoped
+])
+def test_a_year_range_that_scopes_papers_is_a_filter(question, years, rest):
+    s = read_scope(question, ["icml"], _has)
+    assert (s.years, s.year, s.question) == (years, None, rest)
+
+
+def test_a_year_range_lists_only_papers_of_those_years(tmp_path):
+    """"since 2021" was a topic word no abstract has (the answer abstained); a real library of
+    four event-camera papers, one a year, answers with the two it admits."""
+    from paperscope import Assistant
+    from paperscope.retrieve import Filters
+
+    rows = [{"id": f"ev{y}", "title": f"Event camera tracking {n}", "authors": ["A. Author"], "venue": "ICRA", "year": y,
+             "abstract": f"We track features with an event camera ({n}). Event cameras report brightness changes "
+                         "asynchronously, which makes tracking at high speed possible."}
+            for n, y in zip(("one", "two", "three", "four"), (2018, 2019, 2021, 2022))]
+    (tmp_path / "lib.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    a = Assistant.open(tmp_path / "data")
+    a.ingest([tmp_path / "lib.jsonl"])
+    ans = a.ask("Which papers since 2021 study event cameras?")
+    assert not ans.abstained, ans.text
+    assert {c.paper_id for c in ans.citations} <= {"ev2021", "ev2022"} and ans.citations, ans.text
+    assert any("since 2021" in n for n in ans.notes)
+    hits = a.retriever.search("event camera tracking", k=10, filters=Filters(years=(2019, 2021)))
+    assert {h.paper_id for h in hits} == {"ev2019", "ev2021"}
+    assert a.ask("Which papers before 2015 study event cameras?").abstained
+
+
 @pytest.mark.parametrize("question", [
     "Which papers are about AutoML?",  # a venue's name used as a topic
     "Which papers estimate gradients by Monte Carlo sampling?",  # "Carlo" is an author's name

@@ -208,7 +208,8 @@ class Assistant:
         scope = read_scope(question, self.catalog.venue_names() | KNOWN_VENUES, self.catalog.has_author)
         plan.standalone = scope.question
         if not scope.empty:
-            f = Filters(f.venue or scope.venue, scope.year if f.year is None else f.year, f.author or scope.author)
+            f = Filters(f.venue or scope.venue, scope.year if f.year is None else f.year, f.author or scope.author,
+                        scope.years if f.year is None and f.years is None else f.years)
             notes.append("read as filters: " + ", ".join(f"\u201c{s}\u201d" for s in scope.said))
         plan.standalone, slips = corrected(plan.standalone, snapshot.stem_df, len(snapshot))
         if slips:
@@ -217,7 +218,7 @@ class Assistant:
             plan.abstain, plan.detail = AbstainReason.EMPTY_LIBRARY, self.empty_reason()
         elif not terms(to_english_query(question)) and not asks_for_everything(question):
             plan.abstain = AbstainReason.NO_SEARCHABLE_WORDS
-        elif not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author) & snapshot.positions.keys():
+        elif not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys():
             known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
             wanted = ", ".join(f"{k}={v!r}" for k, v in vars(f).items() if v not in (None, ""))
             plan.abstain, plan.detail = AbstainReason.NO_MATCH_FOR_FILTERS, f"{wanted} (venues in the corpus: {known})"

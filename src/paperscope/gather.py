@@ -250,7 +250,7 @@ class Gatherer:
         what the paper does ("We propose ...", "This paper ..."; else its first sentence): for a
         question that asks for papers by venue, year or author and names no topic."""
         f = Filters.of(filters) or Filters()
-        ids = sorted(self.catalog.allowed(f.venue, f.year, f.author) & snapshot.positions.keys())
+        ids = sorted(self.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys())
         papers = sorted(self.catalog.papers(ids).values(), key=lambda p: (-(p.year or 0), p.display_title.lower()))
         q = self.relevance.analyze(question, snapshot)
         vectors = self.relevance.vectors(q, self.embedder.embed([question])[0])

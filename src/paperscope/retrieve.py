@@ -35,6 +35,7 @@ class Filters:
     venue: str | None = None
     year: int | None = None
     author: str | None = None
+    years: tuple[int, int] | None = None  # an inclusive range ("since 2020": (2020, 9999))
 
     @classmethod
     def of(cls, value: Filters | Mapping[str, Any] | None) -> Filters | None:
@@ -43,7 +44,7 @@ class Filters:
         return cls(**{k: v for k, v in dict(value).items() if v not in (None, "")})
 
     def empty(self) -> bool:
-        return not (self.venue or self.year is not None or self.author)
+        return not (self.venue or self.year is not None or self.author or self.years is not None)
 
 
 def rrf(rankings: list[tuple[list[str], float]], k: int) -> dict[str, float]:
@@ -69,6 +70,8 @@ class Retriever:
             clauses.append({"venue": normalize_venue(filters.venue)})
         if filters.year is not None:
             clauses.append({"year": int(filters.year)})
+        if filters.years is not None:
+            clauses += [{"year": {"$gte": int(filters.years[0])}}, {"year": {"$lte": int(filters.years[1])}}]
         if not clauses:
             return None
         return clauses[0] if len(clauses) == 1 else {"$and": clauses}
@@ -105,7 +108,7 @@ class Retriever:
             snapshot = self.catalog.snapshot()
         filters = Filters.of(filters)
         allowed = None if filters is None or filters.empty() else self.catalog.allowed(
-            filters.venue, filters.year, filters.author)
+            filters.venue, filters.year, filters.author, filters.years)
         if restrict is not None:
             allowed = set(restrict) if allowed is None else allowed & set(restrict)
         if exclude:

@@ -200,14 +200,18 @@ class Catalog:
         needle = name.strip().lower()
         return bool(needle) and any(needle in a for a in self._filter_columns()[3])
 
-    def allowed(self, venue: str | None = None, year: int | None = None, author: str | None = None) -> set[str]:
-        """Paper ids matching every given filter (author: case-insensitive substring)."""
-        _, venues, years, authors, ids = self._filter_columns()
+    def allowed(self, venue: str | None = None, year: int | None = None, author: str | None = None,
+                years: tuple[int, int] | None = None) -> set[str]:
+        """Paper ids matching every given filter (author: case-insensitive substring; `years`: an
+        inclusive range)."""
+        _, venues, paper_years, authors, ids = self._filter_columns()
         mask = np.ones(len(ids), dtype=bool)
         if venue:
             mask &= venues == normalize_venue(venue)
         if year is not None:
-            mask &= years == int(year)
+            mask &= paper_years == int(year)
+        if years is not None:
+            mask &= (paper_years >= int(years[0])) & (paper_years <= int(years[1]))
         if author:
             needle = author.strip().lower()
             mask &= np.array([needle in a for a in authors], dtype=bool)

@@ -17,7 +17,10 @@ What counts, conservatively (a topic word must not become a filter):
   papers/work/research" or "的论文/工作/研究", kept only when some paper of the library lists an
   author containing them (`has_author`); one word after "by" only when nothing but a
   preposition or the end follows ("by Vakili on kernels", not "by Newton iterations").
-Leaves out: year ranges ("since 2020"), several venues or authors at once, lower-case names.
+- a year range ("since 2020", "after 2019", "from 2020 or later", "before 2015", "between 2018 and
+  2020") where it scopes papers (`_year_range`).
+Leaves out: relative ranges ("in the last five years"), several venues or authors at once,
+lower-case names.
 """
 
 from __future__ import annotations
@@ -64,10 +67,11 @@ class Scope:
     year: int | None = None
     author: str | None = None
     said: list[str] = field(default_factory=list)  # the question's own words for each filter
+    years: tuple[int, int] | None = None  # an inclusive range ("since 2020": 2020-9999)
 
     @property
     def empty(self) -> bool:
-        return self.venue is None and self.year is None and self.author is None
+        return self.venue is None and self.year is None and self.author is None and self.years is None
 
 
 def read_scope(question: str, venues: Collection[str], has_author: Callable[[str], bool]) -> Scope:
@@ -108,7 +112,10 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
         said.append(question[m.start():end].strip())
         break
 
+    years = None
     if year is None:
+        years = _year_range(question, spans, said)
+    if year is None and years is None:
         for pattern in (_YEAR_AFTER, _YEAR_BEFORE, _YEAR_ZH):
             for m in pattern.finditer(question):
                 after = pattern is _YEAR_AFTER
@@ -137,7 +144,48 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
     rest = re.sub(r"\s{2,}", " ", rest)
     rest = _DANGLING.sub("", rest)
     rest = re.sub(r"\s+([?.!,;])", r"\1", rest).strip()
-    return Scope(rest, venue, year, author, said)
+    return Scope(rest, venue, year, author, said, years)
+
+
+# A year range ("since 2020", "after 2019", "from 2020 or later", "before 2015", "between 2018 and
+# 2020"), read only where it scopes papers: "published" right before it, or a word for papers earlier
+# in the question ("Which papers since 2021 study event cameras?"); "How has accuracy improved
+# since 2020?" keeps its year. It was a topic word no abstract has (the answer abstained), and "from
+# 2020 or later" read as the single year 2020.
+_FROM_ON = re.compile(rf"\b(?:since|from|after)\s+(?P<y>{_YEAR})\s*(?:,\s*)?(?:or|and)\s+(?:later|after|newer|onwards?)\b"
+                      rf"|\b(?:from|starting(?:\s+in)?)\s+(?P<y2>{_YEAR})\s+(?:on|onwards?)\b|\bsince\s+(?P<y3>{_YEAR})\b", re.I)
+_AFTER = re.compile(rf"\b(?:after|later\s+than)\s+(?P<y>{_YEAR})\b", re.I)
+_UNTIL = re.compile(rf"\b(?:before|earlier\s+than|prior\s+to)\s+(?P<y>{_YEAR})\b|\b(?:until|up\s+to|through)\s+(?P<y2>{_YEAR})\b",
+                    re.I)
+_BETWEEN_YEARS = re.compile(rf"\bbetween\s+(?P<a>{_YEAR})\s+and\s+(?P<b>{_YEAR})\b|\bfrom\s+(?P<a2>{_YEAR})\s+(?:to|until)\s+"
+                            rf"(?P<b2>{_YEAR})\b", re.I)
+_SCOPES_PAPERS = re.compile(rf"\b{_GENRE}\b|\bpublished\s*$", re.I)
+
+
+def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) -> tuple[int, int] | None:
+    """The year range the question scopes its papers to (see `_FROM_ON`), its words added to
+    `spans` and `said`; None when it names none."""
+    for pattern in (_BETWEEN_YEARS, _FROM_ON, _AFTER, _UNTIL):
+        for m in pattern.finditer(question):
+            if _inside(m.start(), spans) or not _SCOPES_PAPERS.search(question[:m.start()]):
+                continue
+            got = {k: int(v) for k, v in m.groupdict().items() if v}
+            if pattern is _BETWEEN_YEARS:
+                lo, hi = got.get("a", got.get("a2", 0)), got.get("b", got.get("b2", 9999))
+            elif pattern is _FROM_ON:
+                lo, hi = next(iter(got.values())), 9999
+            elif pattern is _AFTER:
+                lo, hi = got["y"] + 1, 9999
+            else:
+                lo, hi = 0, (got["y"] - 1 if "y" in got else got["y2"])
+            start = m.start()
+            published = re.search(r"\bpublished\s*$", question[:start], re.I)
+            if published:
+                start = published.start()
+            spans.append((start, m.end()))
+            said.append(question[start:m.end()].strip())
+            return (lo, hi) if lo <= hi else None
+    return None
 
 
 def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
