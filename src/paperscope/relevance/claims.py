@@ -44,7 +44,7 @@ _CODE_SENTENCE = re.compile(
     r"|github\.com|gitlab\.com|\bhttps?://|\bcode\b[^.]{0,20}\bat\b|\bopen[- ]?source[ds]?\b)", re.I)
 
 # The paper's own claim ("we prove", "our bound") rather than prior work's ("existing work provides").
-_OWN = re.compile(_OWN_WORDS, re.I)
+OWN = re.compile(_OWN_WORDS, re.I)
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Judgement:
     sentence: int | None  # index of the sentence that shows it
 
 
-def _dataset(title: str, sentences: Sequence[str]) -> Judgement:
+def judge_dataset(title: str, sentences: Sequence[str]) -> Judgement:
     claims = [(i, s) for i, s in enumerate(sentences) if _CLAIM.search(s)]
     for i, s in claims:
         for m in _DATASET_SENTENCE.finditer(s):
@@ -70,7 +70,7 @@ def _dataset(title: str, sentences: Sequence[str]) -> Judgement:
     return Judgement(0.0, None)
 
 
-def _code(sentences: Sequence[str]) -> Judgement:
+def judge_code(sentences: Sequence[str]) -> Judgement:
     for i, s in enumerate(sentences):
         if _CODE_SENTENCE.search(s):
             return Judgement(0.95, i)
@@ -86,19 +86,19 @@ _POSITION_SENTENCE = re.compile(
     r"\b(?:this|our|the present|in this) (?:position|perspective|opinion) (?:paper|piece|article|statement)\b"
     r"|\bin this position\b|\bwe take the (?:position|stance|view)\b|\b(?:this|our) paper (?:argues|takes the position)\b",
     re.I)
-_SURVEY_NOUN = r"(?:survey|review|overview|tutorial|primer)"
+SURVEY_NOUN = r"(?:survey|review|overview|tutorial|primer)"
 _SURVEY_TITLE = re.compile(
-    rf"(?:^|:\s*|\s[\-–—]\s*)(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?{_SURVEY_NOUN}(?:\s+(?:of|on|and|for)\b|\s*$|\s*[:(])"
-    rf"|\b(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}?{_SURVEY_NOUN}\s+(?:of|on)\b", re.I)
+    rf"(?:^|:\s*|\s[\-–—]\s*)(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?{SURVEY_NOUN}(?:\s+(?:of|on|and|for)\b|\s*$|\s*[:(])"
+    rf"|\b(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}?{SURVEY_NOUN}\s+(?:of|on)\b", re.I)
 _SURVEY_SENTENCE = re.compile(
-    rf"\b(?:this|our|the present) (?:{_SURVEY_NOUN}|(?:paper|article|work) (?:surveys|reviews))\b|\bin this {_SURVEY_NOUN}\b"
-    rf"|\bwe (?:present|provide|give|offer|conduct|write) (?:a|an) (?:[\w-]+ ){{0,3}}?{_SURVEY_NOUN} (?:of|on)\b"
+    rf"\b(?:this|our|the present) (?:{SURVEY_NOUN}|(?:paper|article|work) (?:surveys|reviews))\b|\bin this {SURVEY_NOUN}\b"
+    rf"|\bwe (?:present|provide|give|offer|conduct|write) (?:a|an) (?:[\w-]+ ){{0,3}}?{SURVEY_NOUN} (?:of|on)\b"
     r"|\bsystematic (?:literature )?review\b|\bwe survey\b", re.I)
 _GENRE_RULES = {"position": (_POSITION_TITLE, _POSITION_SENTENCE, re.compile(r"\b(?:position|argue\w*|stance)\b", re.I)),
-                "survey": (_SURVEY_TITLE, _SURVEY_SENTENCE, re.compile(rf"\b{_SURVEY_NOUN}\w*\b|\breview\w*\b", re.I))}
+                "survey": (_SURVEY_TITLE, _SURVEY_SENTENCE, re.compile(rf"\b{SURVEY_NOUN}\w*\b|\breview\w*\b", re.I))}
 
 
-def _genre(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
+def judge_genre(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
     titled, own, word = _GENRE_RULES[kind]
     said = next((i for i, s in enumerate(sentences) if own.search(s)), None)
     if titled.search(title):

@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from paperscope.relevance.claims import _OWN, _SURVEY_NOUN, Judgement, _code, _dataset, _genre
+from paperscope.relevance.claims import OWN, SURVEY_NOUN, Judgement, judge_code, judge_dataset, judge_genre
 from paperscope.relevance.framing import OVERVIEW_REQUEST
 from paperscope.relevance.question import Question
 from paperscope.text.analyzer import _stemmer
@@ -237,7 +237,7 @@ def _theory(sentences: Sequence[str], empirical: bool = False) -> Judgement:
     best, best_score = None, 0.0
     positive = np.clip(weights[:-1], 0.0, None)
     for i, (s, (counts, n)) in enumerate(zip(sentences, each)):
-        score = float(_features(counts, n)[:-1] @ positive) * (2.0 if _OWN.search(s) else 1.0)
+        score = float(_features(counts, n)[:-1] @ positive) * (2.0 if OWN.search(s) else 1.0)
         if score > best_score:
             best, best_score = i, score
     return Judgement(p, best)
@@ -250,11 +250,11 @@ def judge(kind: str, title: str, sentences: Sequence[str]) -> Judgement:
     if kind == "empirical":
         return _theory(sentences, empirical=True)
     if kind == "dataset":
-        return _dataset(title, sentences)
+        return judge_dataset(title, sentences)
     if kind == "code":
-        return _code(sentences)
+        return judge_code(sentences)
     if kind in GENRES:
-        return _genre(kind, title, sentences)
+        return judge_genre(kind, title, sentences)
     raise ValueError(f"unknown contribution kind {kind!r}; one of {', '.join(KINDS)}")
 
 
@@ -290,7 +290,7 @@ _GENRE_WORDS = {
                            re.I),
     "survey": re.compile(rf"\b(?:(?:that|which) )?(?:survey|review)(?:s|ing)? (?:the )?(?:literature|field|work|recent|"
                          rf"existing|progress|advances|state of the art)\b"
-                         rf"|\b(?:(?:{_ADJ}) )?(?:{_SURVEY_NOUN}s?|reviews)(?: (?:papers?|articles?))?\b", re.I)}
+                         rf"|\b(?:(?:{_ADJ}) )?(?:{SURVEY_NOUN}s?|reviews)(?: (?:papers?|articles?))?\b", re.I)}
 _GENRE_WORDS_ZH = {kind: re.compile(_ZH_GENRE[kind]) for kind in GENRES}
 
 

@@ -44,17 +44,17 @@ _WHAT_LIST = re.compile(
     r"tools|frameworks|ideas|models|architectures)\b"
     r"|^\s*what(?:'s|\s+is)\s+(?:the\s+)?(?:state[\s-]of[\s-]the[\s-]art|known|new|current thinking)\b"
     r"|^\s*what\s+(?:work|research|progress)\s+(?:has|have)\s+been(?:\s+(?:done|made|published))?\b", re.I)
-# The same for "who", "where", "how" and a passive reader's verb: "Who has worked on X?", "Where
-# can I find work on X?", "How do researchers approach X?", "Is X covered by any paper here?".
-# Asked so, the 106 library questions "Which papers <verb> X?" cited 81, 81, 83 and 71 of their
-# 240 gold papers (127 as worded): factoid questions cite one paper, and "covered" was a topic.
-# Not "Who proposed X?" (its authors) nor "How does X work?" (one paper).
 # A request to the assistant for an overview of the papers ("Give me an overview of the papers on
 # X", "Can you write a short summary of the work on X?") asks for the papers, not for surveys
 # (`contribution` reads no genre in it): it abstained on every such question of the libraries.
 OVERVIEW_REQUEST = re.compile(r"\b(?:give|provide|write|produce|prepare|offer|share|want|need|like)\s+(?:me\s+|us\s+)?"
                               r"(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:overview|summary|survey|review|rundown|digest)\s+(?:of|on)\b",
                               re.I)
+# The same for "who", "where", "how" and a passive reader's verb: "Who has worked on X?", "Where
+# can I find work on X?", "How do researchers approach X?", "Is X covered by any paper here?".
+# Asked so, the 106 library questions "Which papers <verb> X?" cited 81, 81, 83 and 71 of their
+# 240 gold papers (127 as worded): factoid questions cite one paper, and "covered" was a topic.
+# Not "Who proposed X?" (its authors) nor "How does X work?" (one paper).
 _FIELD_FRAMES = (
     _WHAT_LIST,
     OVERVIEW_REQUEST,
@@ -100,7 +100,7 @@ _REQUEST_VERBS = frozenset("""recommend suggest name search searching find findi
 # the approaches to X"): a paper's title rarely opens with them, a question never as a topic.
 _REQUEST_VERBS_ANY = frozenset("summarize summarise describe explain outline compare contrast discuss".split())
 _REQUEST_LEAD = frozenset("""please kindly can could would will you help me us i d like want wanna need to ll m am
-    just quickly also now so and hi hello hey trying try hoping hope am""".split())
+    just quickly also now so and hi hello hey trying try hoping hope""".split())
 _REQUEST_OBJECT = frozenset("""me us up out for some any all every papers paper work works research studies
     study articles article publications literature reading readings relevant recent related everything anything
     whatever what which on about good key few several more other interesting important influential""".split())
@@ -138,10 +138,11 @@ def _requesting(toks: list[str]) -> set[int]:
 # only in its place: a situation noun after "my"/"a"/... with no content word after it ("a
 # student model", "random projections", "the draft model" stay topics), "prior" before
 # "work"/"research", "published" after "has"/"anyone", a verb of the asker's after "I'm"/"we're".
+_SITUATION_LISTS = frozenset("references pointers suggestions recommendations citations idea ideas thoughts".split())
 _SITUATION_NOUNS = frozenset("""thesis dissertation project projects colleague colleagues advisor adviser supervisor
     supervisors coauthor coauthors collaborator collaborators reviewer reviewers manuscript draft proposal talk
-    course class lab team group boss manager friend student students section chapter bibliography
-    references pointers suggestions recommendations citations idea ideas thoughts""".split())
+    course class lab team group boss manager friend student students section chapter bibliography""".split()
+                             ) | _SITUATION_LISTS
 _SITUATION_CLEAR = frozenset("""thesis dissertation project colleague colleagues advisor adviser supervisor coauthor
     collaborator manuscript proposal bibliography chapter""".split())
 _SITUATION_OWNERS = frozenset("my our his her their a an this".split())
@@ -149,7 +150,6 @@ _SITUATION_MODIFIERS = frozenset("""new current upcoming own phd master masters 
     related work literature review background introduction""".split())
 _SITUATION_AFTER = frozenset("""on about involving regarding around in into for that which where asked asks wants
     wanted wonders wondered is was needs needed uses using with of to i we me and""".split())
-_SITUATION_LISTS = frozenset("references pointers suggestions recommendations citations idea ideas thoughts".split())
 _PRIOR = frozenset("prior previous earlier".split())
 _PRIOR_OF = frozenset("work works research papers literature studies art".split())
 _ASKER_VERBS = frozenset("""working writing preparing reviewing teaching drafting revising starting

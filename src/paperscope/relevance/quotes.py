@@ -194,13 +194,9 @@ _HOW_IT_WORKS = re.compile(r"^\s*(?:how\s+(?:does|do|did)\s+(.*?)\s+(?:work|oper
 def _defined(question: str) -> list[str]:
     """What a "what is it" question asks about (at most two words once the request and words
     such as "the paper" are gone: "NestQuant"), or [] for any other question."""
-    works = _HOW_IT_WORKS.match(question)
-    if works:
-        left = [w for w in re.findall(r"[\w-]+", works.group(1) or works.group(2)) if w.lower() not in _FILLER]
-        return left if len(left) <= 2 else []
-    m = _DEFINE.match(question)
-    left = [w for w in re.findall(r"[\w-]+", _CONTRIBUTION.sub("", m.group(1)))
-            if w.lower() not in _FILLER] if m else []
+    works, m = _HOW_IT_WORKS.match(question), _DEFINE.match(question)
+    asked = (works.group(1) or works.group(2)) if works else _CONTRIBUTION.sub("", m.group(1)) if m else ""
+    left = [w for w in re.findall(r"[\w-]+", asked) if w.lower() not in _FILLER]
     return left if len(left) <= 2 else []
 
 

@@ -62,7 +62,7 @@ def reading(word: str, library_df: Mapping[str, int], papers: int) -> str | None
     lower = word.lower()
     if len(lower) < MIN_LENGTH:
         return None
-    other = _other_spelling(lower, library_df, papers)
+    other = _other_spelling(lower, library_df)
     if other is not None:
         return other.capitalize() if word[:1].isupper() else other
     known = background_df()
@@ -95,7 +95,7 @@ _SPELLINGS = (
 SPELLING_RATIO = 4  # the other spelling is read when this many times as many library papers use it
 
 
-def _other_spelling(word: str, library_df: Mapping[str, int], papers: int) -> str | None:
+def _other_spelling(word: str, library_df: Mapping[str, int]) -> str | None:
     """`word` in the other spelling (British/American, `_SPELLINGS`) when the library mostly uses
     that one: more than `SPELLING_RATIO` times as many papers. One paper is enough where no paper
     writes the word as asked: a spelling rule makes no typo's false readings ("actin" -> "action").

@@ -159,7 +159,8 @@ _UNTIL = re.compile(rf"\b(?:before|earlier\s+than|prior\s+to)\s+(?P<y>{_YEAR})\b
                     re.I)
 _BETWEEN_YEARS = re.compile(rf"\bbetween\s+(?P<a>{_YEAR})\s+and\s+(?P<b>{_YEAR})\b|\bfrom\s+(?P<a2>{_YEAR})\s+(?:to|until)\s+"
                             rf"(?P<b2>{_YEAR})\b", re.I)
-_SCOPES_PAPERS = re.compile(rf"\b{_GENRE}\b|\bpublished\s*$", re.I)
+_PUBLISHED = re.compile(r"\bpublished\s*$", re.I)  # right before the range
+_PAPERS_BEFORE = re.compile(rf"\b{_GENRE}\b", re.I)
 
 
 def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) -> tuple[int, int] | None:
@@ -167,7 +168,9 @@ def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) ->
     `spans` and `said`; None when it names none."""
     for pattern in (_BETWEEN_YEARS, _FROM_ON, _AFTER, _UNTIL):
         for m in pattern.finditer(question):
-            if _inside(m.start(), spans) or not _SCOPES_PAPERS.search(question[:m.start()]):
+            before = question[:m.start()]
+            published = _PUBLISHED.search(before)
+            if _inside(m.start(), spans) or not (published or _PAPERS_BEFORE.search(before)):
                 continue
             got = {k: int(v) for k, v in m.groupdict().items() if v}
             if pattern is _BETWEEN_YEARS:
@@ -178,10 +181,7 @@ def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) ->
                 lo, hi = got["y"] + 1, 9999
             else:
                 lo, hi = 0, (got["y"] - 1 if "y" in got else got["y2"])
-            start = m.start()
-            published = re.search(r"\bpublished\s*$", question[:start], re.I)
-            if published:
-                start = published.start()
+            start = published.start() if published else m.start()
             spans.append((start, m.end()))
             said.append(question[start:m.end()].strip())
             return (lo, hi) if lo <= hi else None
