@@ -75,6 +75,7 @@ def _flat_idf(stems: set[str]) -> dict[str, float]:
     ("Most cited papers on event cameras", "event cameras"),
     ("Question: which papers study event cameras?", "event cameras"),
     ("Hi! Could you help me find papers about event cameras? Thanks a lot.", "event cameras"),
+    ("Papers on generative models, e.g. for images or text please, thanks!", "generative models images text"),
     ("Which papers find the best arm?", "best arm"),
     ("Is there work on key frame selection?", "key frame selection"),
 ])
@@ -245,6 +246,11 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     # A question inside a request asks what its question word asks.
     ("Tell me how much faster GAPrompt trains.", "factoid", "faster gaprompt trains"),
     ("Do you know which loss GAPrompt uses?", "factoid", "loss gaprompt"),
+    # A label, a sign-off or the asker's situation asks for no papers: the question's own kind.
+    ("Question: how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
+    ("How many parameters does GAPrompt train? Thanks a lot.", "factoid", "parameters gaprompt train"),
+    ("For my thesis: how large were the models SLiM was tested on?", "factoid", "large models slim tested"),
+    ("I need references on event cameras for a related-work section.", "list", "event cameras"),
 ])
 def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):
     q = analyze(question, _flat_idf)

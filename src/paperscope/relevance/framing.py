@@ -176,7 +176,7 @@ def _situation(toks: list[str]) -> set[int]:
             named = any(toks[k] in ("related", "literature", "review", "background", "introduction") for k in range(j + 1, i))
             if j >= 0 and toks[j] in _SITUATION_OWNERS and (
                     toks[j] not in ("a", "an", "this") or t in _SITUATION_CLEAR or named):
-                out.update(range(j, i + 1))
+                out.update(range(j - (j > 0 and toks[j - 1] in ("for", "in", "on", "as", "with")), i + 1))
                 if after in ("involving", "regarding", "concerning", "around", "using"):  # "a project involving X"
                     out.add(i + 1)
             elif t in _SITUATION_LISTS and (before in ("any", "some", "good", "few", "useful", "need", "want", "relevant", "key")
@@ -220,27 +220,38 @@ def _asides(toks: list[str]) -> set[int]:
                 out.update(range(i, j))
     if len(toks) > 1 and toks[0] in _LABELS and toks[1] == ":":
         out.add(0)
-    # A closing sentence after the question: "... event cameras? Thanks a lot.", "thank you in advance".
+    # A closing sentence after the question that opens with thanks: "... event cameras? Thanks a
+    # lot.", "Thank you in advance". Not any sentence holding "thanks": the "." of "e.g." ends none
+    # ("X, e.g. bandits or online learning please, thanks!" lost its examples).
     last = max((k for k, t in enumerate(toks[:-1]) if t in (".", "!", "?")), default=-1)
-    if last >= 0 and any(t in _SIGN_OFF for t in toks[last + 1:]):
+    if last >= 0 and toks[last + 1] in _SIGN_OFF:
         out.update(range(last + 1, len(toks)))
     return out
 
 
-def framing(question: str, toks: list[str], starts: list[int]) -> set[int]:
+def framing(question: str, toks: list[str], starts: list[int]) -> tuple[set[int], str]:
     """Indices of `toks` (the question's tokens, folded; `starts`: where each begins in `question`)
-    that frame the question: a request, the asker's situation, a field frame's words."""
-    out = (_requesting(toks) | _situation(toks) | _asides(toks)) if REQUESTS else set()
+    that frame the question (a request, the asker's situation and asides, a field frame's words),
+    and the question's kind (`kind_of`): a list when the framing asks for papers (a request, a
+    field frame, "references", "prior work"), else read from the question after its leading
+    framing words ("Question: how many parameters does X train? Thanks." asks for a detail)."""
+    if not REQUESTS:
+        return set(), kind_of(question, False)
+    requests, situation = _requesting(toks), _situation(toks)
+    out = requests | situation | _asides(toks)
+    asks = bool(requests) or any(toks[i] in _SITUATION_LISTS | _PRIOR for i in situation)
     for head in (h for frame in (_FIELD_FRAMES if WHAT_LIST else ()) for h in frame.finditer(question)):
         if not _ABOUT_ONE.search(question[:head.start()] + " " + question[head.end():]):
             # Its words frame the question ("the latest advances", "covered by any paper").
             out |= {i for i, start in enumerate(starts) if head.start() <= start < head.end()}
-    return out
+            asks = True
+    lead = next((starts[i] for i, t in enumerate(toks) if t.isalnum() and i not in out), len(question))
+    return out, kind_of(question[lead:], asks)
 
 
-def kind_of(question: str, framed: bool) -> str:
-    """'factoid', 'list' or 'other' (see the module docstring); `framed`: `framing` found words."""
-    if framed:  # "What should I read on X?", "What are recent approaches to X?": papers, not a detail
+def kind_of(question: str, asks_papers: bool) -> str:
+    """'factoid', 'list' or 'other' (see the module docstring); `asks_papers`: the framing asks for papers."""
+    if asks_papers:  # "What should I read on X?", "What are recent approaches to X?": papers, not a detail
         return "list"
     if _WH.search(question) and not _LIST_HEAD.search(question):
         return "factoid"

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from paperscope.relevance.framing import framing, kind_of
+from paperscope.relevance.framing import framing
 from paperscope.relevance.lexicon import scaffold_ratio
 from paperscope.text.analyzer import STOPWORDS, _stemmer, fold
 
@@ -219,7 +219,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     matches = list(_TOKEN.finditer(question))
     toks = [fold(m.group(0)) for m in matches]
     placing = _placing(toks, common) if scaffolding else set()
-    requesting = framing(question, toks, [m.start() for m in matches])
+    requesting, kind = framing(question, toks, [m.start() for m in matches])
     # Words inside a hyphenated compound ("text-to-SQL", "peg-in-hole") keep the compound's
     # topical words one phrase even across a stopword, as "of" does in "mixture of experts".
     hyphened = {i for i, m in enumerate(matches)
@@ -374,7 +374,6 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             prev = s
         elif t != "of" and i not in hyphened:  # "mixture of experts" stays one chain
             prev = None
-    kind = kind_of(question, bool(requesting))
     return Question(question, groups, tuple(phrases), kind, surface, tuple(order), options)
 
 
