@@ -310,7 +310,7 @@ def test_phrasings_section_asks_the_same_questions_in_other_wordings(tmp_path):
     assert topic_of("How large is the model?") is None
     with pytest.raises(ValueError, match="unknown phrasing style"):
         run_phrasings(CORPUS, tmp_path, names=["libA"], styles=["shouting"])
-    styles = ["who has worked", "covered by", "recommend"]
+    styles = ["who has worked", "covered by", "recommend", "typing slip", "misspelt verb"]
     res = run_phrasings(CORPUS, tmp_path, names=["libA", "libB"], styles=styles)["styles"]
     worded = res["as worded"]
     assert worded["questions"] >= 8 and worded["gold_cited"] >= 8, worded

@@ -27,8 +27,30 @@ def test_known_and_foreign_words_stay_as_asked():
     assert reading("folate", df, 38) is None  # "floate" shares a stem with "float" but is no word
     assert reading("actin", df, 38) is None  # too short for a dropped or added letter
     assert reading("jailbreak", {}, 38) is None  # the background corpus knows it: a real term
-    assert reading("mixtrue", _df("mixture", n=1), 38000) is None  # too rare in this library
+    assert reading("Olson", {}, 38) is None  # capitalised: a name, read only with typing slips
+    assert reading("humid", {}, 38) is None  # an English word: no spelling slip
+    assert reading("spitting", _df("splitting"), 38) is None  # English, though no abstract uses it
+    assert reading("murine", {}, 38) is None  # nor "marine"
+    assert reading("collusion", {}, 38) is None  # abstracts write it so ("collision" is common)
     assert corrected("GAPrompt and Llama3 on mixtrue", df, 38)[1] == [("mixtrue", "mixture")]
+
+
+def test_a_slip_the_library_cannot_place_is_read_as_abstracts_write_it():
+    """Too rare in this library (or absent): the word abstracts commonly write, so the answer
+    says which word no paper covers; not a rare one."""
+    assert reading("mixtrue", _df("mixture", n=1), 38000) == "mixture"
+    assert reading("recommneders", {}, 38) is None  # "recommenders": 9 abstracts, too rare to guess
+    assert reading("recommneders", _df("recommenders"), 38) == "recommenders"  # the library's word
+
+
+def test_spelling_slips_are_read_to_common_words():
+    """A vowel for another, a doubled letter, a dropped one: to a word abstracts commonly use."""
+    assert reading("latancy", {}, 38) == "latency"
+    assert reading("sevral", {}, 38) == "several"
+    assert reading("seperate", {}, 38) == "separate"
+    # "adress": a few abstracts make the same slip (its stem is known), "address" is 1,000x as common.
+    assert reading("adress", {}, 38) == "address"
+    assert reading("adress", _df("adress", n=200), 38) is None  # a library that writes it so knows it
 
 
 def test_a_misspelt_question_is_answered_as_meant(seeded):
@@ -37,6 +59,9 @@ def test_a_misspelt_question_is_answered_as_meant(seeded):
     assert not slipped.abstained
     assert [c.paper_id for c in slipped.citations] == [c.paper_id for c in meant.citations]
     assert "read \u201cmixtrue\u201d as \u201cmixture\u201d" in slipped.notes
+    slips = seeded.ask("which papers adress moe latancy")
+    meant = seeded.ask("Which papers address MoE latency?")
+    assert slips.citations and [c.paper_id for c in slips.citations] == [c.paper_id for c in meant.citations]
 
 
 def test_the_other_spelling_is_read_as_the_library_writes_it():

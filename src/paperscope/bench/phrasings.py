@@ -8,6 +8,10 @@ abstentions and papers cited, beside the question as originally worded. A style 
 original is a wording the question analysis does not read (each of "Who has worked on X?", "Where
 can I find work on X?" cited about a third fewer gold papers before it was read as a list).
 
+Two styles keep the question and misspell it as people type: "typing slip" swaps two letters in
+the middle of the topic's longest word ("bencmhark"), "misspelt verb" asks "Which papers adress
+X?" (each cited a third or less of the gold papers before slips were read with the corpus's words).
+
 Scope: the style carries the same request; X is the question's own words after the verb, so a
 verb that narrows the request ("propose", "apply") is lost in the other styles and a few gold
 papers may legitimately drop out. English only; single-turn; extractive answers.
@@ -26,7 +30,7 @@ from paperscope.bench.relevance_items import DATA as QUESTIONS
 
 TOPICAL = re.compile(r"^(?:Which|What) (?:papers|works|research) (?:study|address|tackle|focus on|look at|work on|deal with|"
                      r"investigate|explore|propose|use|apply|are about|examine|consider|develop|analyze|improve) (.+)\?$")
-STYLES = {
+STYLES: dict[str, str | Callable[[str, str], str]] = {
     "recommend": "Recommend papers on {}",
     "looking for": "I'm looking for papers on {}.",
     "anything about": "Anything about {}?",
@@ -66,7 +70,21 @@ STYLES = {
     "everything you have": "Everything you have on {}.",
     "labelled": "Question: which papers study {}?",
     "greeting and thanks": "Hi! Could you help me find papers about {}? Thanks a lot.",
+    "typing slip": lambda question, topic: question.replace(topic, slipped(topic)),
+    "misspelt verb": "Which papers adress {}?",
 }
+
+
+def slipped(topic: str) -> str:
+    """`topic` with two letters in the middle of its longest lower-case word (six letters or
+    more) swapped, as a fast typist does ("benchmark" -> "bencmhark"); as it is without one."""
+    words = [w for w in re.findall(r"(?<![\w-])[a-z]{6,}(?![\w-])", topic)]
+    if not words:
+        return topic
+    word = max(words, key=len)
+    i = len(word) // 2 - (word[len(word) // 2] == word[len(word) // 2 + 1])
+    slip = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    return re.sub(rf"(?<![\w-]){word}(?![\w-])", slip, topic, count=1)
 
 
 def topic_of(question: str) -> str | None:
@@ -91,7 +109,7 @@ def run_phrasings(corpus: Path, work: Path, names: Sequence[str] | None = None, 
         for it, topic in picked:
             gold = set(it["gold"])
             for style in totals:
-                ans = assistant.ask(it["question"] if style == "as worded" else STYLES[style].format(topic))
+                ans = assistant.ask(_worded(style, it["question"], topic))
                 cited = {c.paper_id for c in ans.citations}
                 t = totals[style]
                 t["questions"] += 1
@@ -100,6 +118,13 @@ def run_phrasings(corpus: Path, work: Path, names: Sequence[str] | None = None, 
                 t["abstain_ok"] += int(ans.abstained == (not gold))
                 t["cited"] += len(cited)
     return {"styles": totals}
+
+
+def _worded(style: str, question: str, topic: str) -> str:
+    if style == "as worded":
+        return question
+    form = STYLES[style]
+    return form.format(topic) if isinstance(form, str) else form(question, topic)
 
 
 def markdown_rows(res: dict[str, Any]) -> list[str]:

@@ -14,6 +14,9 @@ From the 85,864-abstract corpus (`../shared/corpora`, or PAPERSCOPE_BENCH_CORPUS
 - `position.json`: stem -> mean relative sentence position in abstracts minus the corpus mean;
   result words ("outperform" +.38, "conclude" +.41) lean late, background words ("recent" -.25)
   early. Quote selection uses it to prefer findings over background.
+- `words.txt.gz`: every lower-case word of five letters or more that >= 3 abstracts use, with
+  its document frequency: the words a typing slip in a question may have been meant as
+  (`relevance.spelling`; "benchmark", "segmentation" are no whole words of MiniLM's vocabulary).
 - `title_phrases.txt.gz`: adjacent concept pairs ("machin translat") that >= 2 titles use and at
   most 5% of abstracts (not "neural network": the field's common ground), after the
   thesaurus (concepts read word families from it): named research terms. A paper that uses
@@ -70,9 +73,11 @@ def build(corpus: Path, out: Path = OUT, dim: int = 128, window: int = 8, min_df
     pos_sum: dict[str, float] = defaultdict(float)
     pos_n: Counter[str] = Counter()
     docs: list[list[str]] = []
+    words_df: Counter[str] = Counter()
     n_docs = 0
     for title, abstract in _texts(corpus):
         n_docs += 1
+        words_df.update(_words(f"{title} {abstract}"))
         for m in _SUBJECT.finditer(abstract):
             subject[_stemmer().stemWord(m.group(1))] += 1
         words = raw_terms(abstract)
@@ -92,6 +97,7 @@ def build(corpus: Path, out: Path = OUT, dim: int = 128, window: int = 8, min_df
     (out / "scaffold.json").write_text(json.dumps(dict(sorted(scaffold.items()))))
     with gzip.open(out / "background_df.json.gz", "wt", encoding="utf-8") as fh:
         json.dump({"n": n_docs, "df": dict(sorted((s, c) for s, c in df.items() if c >= 2))}, fh)
+    _write_words(words_df, out)
     mean = sum(pos_sum.values()) / max(sum(pos_n.values()), 1)
     position = {s: round(pos_sum[s] / pos_n[s] - mean, 3) for s in sorted(pos_n) if pos_n[s] >= 30}
     (out / "position.json").write_text(json.dumps(position))
@@ -138,6 +144,29 @@ def build(corpus: Path, out: Path = OUT, dim: int = 128, window: int = 8, min_df
     build_title_phrases(corpus, out)
 
 
+WORD_MIN_DF = 3
+_WORD = re.compile(r"[a-z]{5,}")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def _write_words(df: Counter[str], out: Path) -> None:
+    kept = sorted(w for w, c in df.items() if c >= WORD_MIN_DF)
+    with gzip.GzipFile(out / "words.txt.gz", "wb", mtime=0) as fh:  # mtime 0: the same bytes each build
+        fh.write("".join(f"{w}\t{df[w]}\n" for w in kept).encode("utf-8"))
+    print(f"{len(kept)} words (>= {WORD_MIN_DF} abstracts) -> {out}")
+
+
+def build_words(corpus: Path, out: Path = OUT) -> None:
+    """`words.txt.gz` alone (module docstring)."""
+    df: Counter[str] = Counter()
+    for title, abstract in _texts(corpus):
+        df.update(_words(f"{title} {abstract}"))
+    _write_words(df, out)
+
+
 # A phrase that more than this share of abstracts use is the field's common ground ("neural
 # network" 0.10, "real world" 0.10, "real time" 0.054, "experimental results" 0.10), not a research
 # term: "Which papers study quantization of neural networks?" abstained because the two
@@ -181,8 +210,10 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--title-phrases", action="store_true", help="build title_phrases.txt.gz alone")
+    ap.add_argument("--words", action="store_true", help="build words.txt.gz alone")
     args = ap.parse_args()
-    (build_title_phrases if args.title_phrases else build)(args.corpus or default_corpus(), args.out)
+    step = build_title_phrases if args.title_phrases else build_words if args.words else build
+    step(args.corpus or default_corpus(), args.out)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Corpus statistics shipped with the relevance model (built by `paperscope.bench.relevance_data`).
 
 Each file is loaded once, on first use: scaffold ratios (research-activity verbs), background
-document frequencies (IDF for small libraries), term associations (soft coverage), sentence
-position tendencies (quote choice) and the two-word phrases titles use (named research terms).
+document frequencies (IDF for small libraries), the words abstracts use (typing slips), term
+associations (soft coverage), sentence position tendencies (quote choice) and the two-word
+phrases titles use (named research terms).
 """
 
 from __future__ import annotations
@@ -48,6 +49,13 @@ def idf(stems: Iterable[str], library_df: Mapping[str, int], library_n: int) -> 
         d = library_df.get(s, 0) + bg_df.get(s, 0)
         out[s] = math.log((n - d + 0.5) / (d + 0.5) + 1.0)
     return out
+
+
+@functools.cache
+def word_df() -> dict[str, int]:
+    """Lower-case word (five letters or more) -> how many background abstracts use it (>= 3)."""
+    with gzip.open(DATA / "words.txt.gz", "rt", encoding="utf-8") as fh:
+        return {w: int(c) for w, c in (line.rstrip("\n").split("\t") for line in fh)}
 
 
 @functools.cache

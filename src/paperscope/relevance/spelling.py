@@ -4,9 +4,16 @@
 the relevance model could match the topic. A word is taken as misspelt only when it is unknown
 twice over: its stem is in neither the library (BM25's analyzer terms) nor the background corpus
 of 85,864 abstracts shipped with the relevance model (so a real term the library lacks,
-"jailbreak" over the 38 seeds, stays as asked and the answer can say no paper covers it). Its
-reading is the English word (`_english`) one typing slip away (`_edits`) whose stem the most
-library papers use, among those at least `MIN_PAPERS` (and `MIN_SHARE` of the library) use. A
+"jailbreak" over the 38 seeds, stays as asked and the answer can say no paper covers it), and
+it is no English word (`_real_word`: "spitting", "murine" are in no machine-learning abstract). Its
+reading is a real word (`_dictionary`) one typing slip away (`_edits`) whose stem the most
+library papers use, among those at least `MIN_PAPERS` (and `MIN_SHARE` of the library) use;
+where the library has none, the word abstracts commonly write (`COMMON` or more of them: the
+answer then says which word no paper covers, not the slip). A lower-case word that is no English
+word and has no such reading is read with wider slips (`_wider`: a vowel for another, a letter
+doubled or not, one dropped or added in a six-letter word: "adress", "latancy", "sevral"), to a
+common word only. Such a word whose stem a few abstracts use, written so by fewer than three,
+is still a slip when the word it was meant as is `SLIP_RATIO` times as common ("adress"). A
 misspelling that keeps the stem ("reinforcment") needs no reading: the analyzer's stems match.
 
 Scope: lower-case or capitalised ASCII words of `MIN_LENGTH` letters or more; names written
@@ -26,13 +33,16 @@ import string
 from collections.abc import Mapping
 
 from paperscope.index.minilm import minilm_tokenizer_path
-from paperscope.relevance.lexicon import background_df
+from paperscope.relevance.lexicon import background_df, word_df
 from paperscope.text.analyzer import _stemmer
 
 MIN_LENGTH = 5
 MIN_PAPERS = 2
 MIN_SHARE = 0.0005  # ... and this share of the library: its own misspellings ("casteration") are rarer
 INDEL_FROM = 7  # a letter dropped or added only in words this long: "actin" is no slip for "action"
+COMMON = 50  # abstracts using a word for it to be read where the library has no reading
+SLIP_RATIO = 100  # a known stem is a slip when the meant word is this many times as common
+_VOWELS = "aeiou"
 _WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 _LETTERS = string.ascii_lowercase
 _ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
@@ -56,6 +66,25 @@ def _edits(word: str) -> set[str]:
     return out
 
 
+def _wider(word: str) -> set[str]:
+    """Slips of spelling rather than typing: a vowel for another ("latancy"), a letter doubled
+    or a double one single ("adress", "occured"), a letter dropped or added in a word shorter
+    of six letters ("sevral"). Read to common words only (`reading`): over 4,000 words that
+    one abstract of the background corpus uses, these slips alone found 203 readings, mostly
+    names and rare real words ("humid" -> "hamid", "cellar" -> "collar"); of the 34 left once
+    the word is no English word and the reading a common one, 24 were slips ("consistant",
+    "homanoid", "unkown") and the others rare words ("takens" -> "takes", "decoy" -> "decay")."""
+    n = len(word)
+    out = {word[:i] + v + word[i + 1:] for i in range(1, n) if word[i] in _VOWELS for v in _VOWELS}
+    out |= {word[:i] + word[i] + word[i:] for i in range(1, n)}
+    out |= {word[:i] + word[i + 1:] for i in range(1, n) if word[i] == word[i - 1]}
+    if INDEL_FROM - 1 <= n < INDEL_FROM:  # "sevral"; not "actin" -> "action"
+        out |= {word[:i] + word[i + 1:] for i in range(1, n - 1)}
+        out |= {word[:i] + c + word[i:] for i in range(1, n) for c in _LETTERS}
+    out.discard(word)
+    return out
+
+
 def reading(word: str, library_df: Mapping[str, int], papers: int) -> str | None:
     """The word `word` was meant to be (see the module doc), or None: known, or no reading."""
     stem = _stemmer().stemWord
@@ -66,9 +95,21 @@ def reading(word: str, library_df: Mapping[str, int], papers: int) -> str | None
     if other is not None:
         return other.capitalize() if word[:1].isupper() else other
     known = background_df()
-    if stem(lower) in library_df or stem(lower) in known:
+    own = stem(lower)
+    if own in library_df or own in known:
+        if not word.islower() or lower in word_df() or _real_word(lower):
+            return None
+        # A slip some abstracts make too ("adress": its stem in 7 abstracts, "address" in 7,805):
+        # read when the meant word is far more common than the slip's stem.
+        top = max(((word_df().get(w, 0), w) for w in _edits(lower) | _wider(lower) if stem(w) != own),
+                  default=(0, ""))
+        rare = SLIP_RATIO * (library_df.get(own, 0) + known.get(own, 0))
+        return top[1] if top[0] >= max(COMMON, rare) else None
+    if _real_word(lower):  # "spitting", "murine": real words, though the background lacks them
         return None
     best = _best(_edits(lower), library_df, papers)
+    if best is None and word.islower():  # a capitalised word may be a name: typing slips only
+        best = _best(_edits(lower) | _wider(lower), library_df, papers)
     if best is None:
         return None
     return best.capitalize() if word[:1].isupper() else best
@@ -121,11 +162,34 @@ def _english() -> frozenset[str]:
     return frozenset(w for w in vocab if w.isalpha() and w.isascii() and w.islower())
 
 
+@functools.cache
+def _english_words() -> frozenset[str]:
+    """pyspellchecker's English word list (~160,000 words with their frequency in subtitles; its
+    common misspellings, "adress", "seperate", "occured", are not in it)."""
+    from spellchecker import SpellChecker
+
+    return frozenset(SpellChecker(language="en").word_frequency.dictionary)
+
+
+def _real_word(word: str) -> bool:
+    return word in _english() or word in _english_words()
+
+
+@functools.cache
+def _dictionary() -> frozenset[str]:
+    """The words a slip may have been meant as: `_english` and the words >= 3 abstracts use
+    ("benchmark", "segmentation", "multilingual" are no whole words of the WordPiece vocabulary)."""
+    return _english() | word_df().keys()
+
+
 def _best(candidates: set[str], library_df: Mapping[str, int], papers: int) -> str | None:
-    words = sorted(candidates & _english())
+    words = sorted(candidates & _dictionary())
     scored = [(library_df.get(s, 0), w) for w, s in zip(words, _stemmer().stemWords(words))]
     top = max(scored, default=(0, ""))
-    return top[1] if top[0] >= max(MIN_PAPERS, MIN_SHARE * papers) else None
+    if top[0] >= max(MIN_PAPERS, MIN_SHARE * papers):
+        return top[1]
+    common = max(((word_df().get(w, 0), w) for w in words), default=(0, ""))
+    return common[1] if common[0] >= COMMON else None
 
 
 def corrected(question: str, library_df: Mapping[str, int], papers: int) -> tuple[str, list[tuple[str, str]]]:
