@@ -251,6 +251,11 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("How many parameters does GAPrompt train? Thanks a lot.", "factoid", "parameters gaprompt train"),
     ("For my thesis: how large were the models SLiM was tested on?", "factoid", "large models slim tested"),
     ("I need references on event cameras for a related-work section.", "list", "event cameras"),
+    # A topic asked after another: papers on it; "instead" is no topic.
+    ("What about quantization?", "list", "quantization"),
+    ("And how about event cameras instead?", "list", "event cameras"),
+    ("Same question for diffusion models.", "list", "diffusion models"),
+    ("What about its latency?", "factoid", "latency"),
 ])
 def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):
     q = analyze(question, _flat_idf)

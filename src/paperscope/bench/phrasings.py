@@ -70,6 +70,8 @@ STYLES: dict[str, str | Callable[[str, str], str]] = {
     "everything you have": "Everything you have on {}.",
     "labelled": "Question: which papers study {}?",
     "greeting and thanks": "Hi! Could you help me find papers about {}? Thanks a lot.",
+    "what about": "What about {}?",
+    "instead": "Any papers on {} instead?",
     "typing slip": lambda question, topic: question.replace(topic, slipped(topic)),
     "misspelt verb": "Which papers adress {}?",
 }

@@ -53,7 +53,8 @@ _GENRE_STEMS = frozenset(_stemmer().stemWords(sorted(QUESTION_GENRE)))
 # abstained, no paper covering "upon interpretability"), though a quote may hold them ("Which
 # method is it built upon?" is answered by "... builds upon the hybrid proximal extragradient
 # framework"), so they stay content for quotes (`scaffolding=False`).
-_FUNCTION = frozenset("upon toward towards amongst whilst whereby thereby therein hence thus etc unto".split())
+_FUNCTION = frozenset("upon toward towards amongst whilst whereby thereby therein hence thus etc unto instead either "
+                      "else anymore likewise similarly additionally furthermore moreover".split())
 
 # "|" separates parts as a comma does, but never makes a list (`SEPARATE`).
 # A run of CJK or kana is one word: the cross-lingual path keeps a Japanese word it cannot
