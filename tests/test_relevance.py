@@ -256,6 +256,8 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("And how about event cameras instead?", "list", "event cameras"),
     ("Same question for diffusion models.", "list", "diffusion models"),
     ("What about its latency?", "factoid", "latency"),
+    ("How many papers study quantization?", "list", "quantization"),
+    ("How many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
 ])
 def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):
     q = analyze(question, _flat_idf)

@@ -71,6 +71,7 @@ STYLES: dict[str, str | Callable[[str, str], str]] = {
     "labelled": "Question: which papers study {}?",
     "greeting and thanks": "Hi! Could you help me find papers about {}? Thanks a lot.",
     "what about": "What about {}?",
+    "how many": "How many papers are about {}?",
     "instead": "Any papers on {} instead?",
     "typing slip": lambda question, topic: question.replace(topic, slipped(topic)),
     "misspelt verb": "Which papers adress {}?",

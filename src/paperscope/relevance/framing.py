@@ -74,6 +74,9 @@ _FIELD_FRAMES = (
     # A topic asked after another ("What about quantization?", "How about X instead?", "Same
     # question for diffusion models"): papers on it, as "And quantization?" is read (each cited
     # one paper). Not "What about its latency?" (`_ABOUT_ONE`: a follow-up on one paper).
+    # "How many papers study X?": a count of the papers on X, so the papers (it cited one).
+    re.compile(r"^\s*how\s+many\s+(?:of\s+(?:the|these|your)\s+)?(?:papers|works|studies|articles|publications|abstracts)\b",
+               re.I),
     re.compile(r"^\s*(?:and\s+|now\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\b"
                r"|^\s*(?:and\s+|now\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:for|about|with|on)\b", re.I),
     re.compile(r"\b(?:covered|mentioned|discussed|addressed|studied|treated|handled|tackled|examined|explored|"
