@@ -175,7 +175,10 @@ def test_a_chinese_request_or_situation_is_framing_not_topic(zh):
     assert len(plain) >= 2
     for question in ("请推荐一些关于模型量化的论文", "我在写关于模型量化的毕业论文，有哪些相关工作？", "谁研究过模型量化？",
                      "我想了解一下模型量化，应该读哪些论文？", "给我概述一下模型量化的研究", "模型量化方面有什么进展？",
-                     "有什么好的模型量化论文推荐吗？", "模型量化领域有哪些经典论文？", "关于模型量化，有哪些必读论文？"):
+                     "有什么好的模型量化论文推荐吗？", "模型量化领域有哪些经典论文？", "关于模型量化，有哪些必读论文？",
+                     # How many papers (a count of papers, not a number in one: it cited one); 几 is
+                     # no "table" (CC-CEDICT's other sense), 最适合 no topic.
+                     "有多少篇论文研究模型量化？", "给我找几篇关于模型量化的论文", "哪篇论文最适合入门模型量化？"):
         ans = zh.ask(question)
         assert {c.paper_id for c in ans.citations} == plain, (question, ans.text)
     assert zh.ask("有哪些关于推荐的论文？").abstained  # 推荐 alone is the topic (no recommender paper here)

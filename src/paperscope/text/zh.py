@@ -146,7 +146,7 @@ _ZH_STOP = frozenset(
     # (recommendation is a topic): only its request is framing (`_REQUEST_ZH`).
     "一些 一下 写 在写 毕业论文 学位论文 进展 最新 最近 新 想 想要 了解 应该 读 阅读 看 看看 给 我 你 您 概述 帮 帮我 "
     "帮忙 找 找找 查找 告诉 知道 谁 做过 研究过 发表 发表过 有人 同事 导师 项目 课题 参考文献 相关工作 已有 现有 现状 "
-    "前沿 发展 谢谢 能不能 可不可以 入门 开始 先 "
+    "前沿 发展 谢谢 能不能 可不可以 入门 开始 先 几 几篇 多少篇 适合 最适合 最 "
     # The asker's verdict on the papers wanted ("经典论文", "必读论文", "有什么好的 X 论文"), and 领域 (the
     # field of X; its terms, 领域自适应, segment whole).
     "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力".split()
@@ -288,7 +288,7 @@ _FACTOID_CUES = re.compile(r"多少|多大|多高|多快|多长|几个|几种|�
 # A request for papers: 推荐 (recommend), 进展 / 现状 / 前沿 (progress, state of the art), 谁研究过 (who
 # has studied), 读哪 / 应该读 (what to read), 参考文献 / 相关工作 (references, related work), 概述 (overview).
 _LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有无|推荐|进展|现状|前沿|谁(?:研究|做|发表|在做|在研究)|"
-                        r"读哪|看哪|应该读|参考文献|相关工作|概述|找找|帮我找|有什么(?:论文|文章|工作|研究)")
+                        r"多少篇|几篇|读哪|看哪|应该读|参考文献|相关工作|概述|找找|帮我找|有什么(?:论文|文章|工作|研究)")
 
 
 # "请推荐一些关于 X 的论文", "给我推荐几篇", "有什么好的 X 论文推荐吗": a request to recommend, not the
