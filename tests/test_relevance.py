@@ -257,6 +257,12 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("Same question for diffusion models.", "list", "diffusion models"),
     ("What about its latency?", "factoid", "latency"),
     ("How many papers study quantization?", "list", "quantization"),
+    ("What literature exists on event cameras?", "list", "event cameras"),
+    ("Does the collection include anything on event cameras?", "list", "event cameras"),
+    ("what's out there on event cameras", "list", "event cameras"),
+    ("Which authors work on event cameras?", "list", "event cameras"),
+    ("Is anybody doing event camera tracking?", "list", "event camera tracking"),
+    ("Which authors proposed GAPrompt?", "factoid", "authors gaprompt"),
     ("How many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
 ])
 def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):

@@ -29,8 +29,8 @@ WHAT_LIST = True
 _WH = re.compile(r"^\s*(?:(?:please\s+)?(?:tell|show)\s+me|(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell|show)\s+me|"
                  r"do\s+you\s+know|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
                  r"(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
-_LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications)\b|what has been done"
-                        r"|what (research|work) exists)", re.I)
+_LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications|literature)\b"
+                        r"|what has been done|what (research|work|literature) exists)", re.I)
 # "What" questions that ask for a field's work, not a detail of one paper: "What are recent
 # approaches to LLM quantization?", "What methods exist for speeding up inference?", "What's the
 # state of the art in X?", "What's known about X?" (each cited one paper, as a factoid question
@@ -61,7 +61,8 @@ _FIELD_FRAMES = (
     # "Which paper should I start with to learn about X?"
     re.compile(r"\b(?:should|could|can|do)\s+(?:i|we|one)\s+(?:start|begin)(?:\s+(?:with|from|reading))?\b"
                r"|\bto\s+learn\s+(?:more\s+)?about\b|\bto\s+get\s+started\s+(?:on|with|in)\b", re.I),
-    re.compile(r"^\s*who\s+(?:else\s+)?(?:(?:has|have|had|is|are)\s+)?(?:worked|works|working|work|studied|studies|"
+    re.compile(r"^\s*(?:who|(?:which|what)\s+(?:other\s+)?(?:authors|researchers|groups|labs|teams|people))\s+"
+               r"(?:else\s+)?(?:(?:has|have|had|is|are)\s+)?(?:worked|works|working|work|studied|studies|"
                r"studying|study|researched|researches|researching|looked|looking|published|publishes|written|writes|"
                r"explored|explores|exploring|investigated|investigates|investigating|tackled|tackles|addressed|"
                r"addresses)\b(?:\s+(?:on|at|into|about))?", re.I),
@@ -79,6 +80,11 @@ _FIELD_FRAMES = (
                re.I),
     re.compile(r"^\s*(?:and\s+|now\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\b"
                r"|^\s*(?:and\s+|now\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:for|about|with|on)\b", re.I),
+    # "Does the collection include anything on X?", "what's out there on X", "Is anybody doing X?"
+    re.compile(r"\b(?:does|do|did)\s+(?:the|this|your|our)\s+(?:collection|library|corpus|database|dataset|set)\s+"
+               r"(?:include|contain|have|hold|cover)\b|^\s*what(?:'s|\s+is)\s+out\s+there\b"
+               r"|^\s*(?:is|are)\s+(?:any|some)(?:body|one)\s+(?:doing|working\s+on|looking\s+(?:at|into)|studying)\b",
+               re.I),
     re.compile(r"\b(?:covered|mentioned|discussed|addressed|studied|treated|handled|tackled|examined|explored|"
                r"investigated|considered|researched)\s+(?:by|in)\s+(?:(?:any|a|the|some|one|these|those|this)\s+)?"
                r"(?:of\s+(?:the\s+)?)?(?:papers?|works?|studies|articles?|publications?|library|corpus|collection)\b",
