@@ -200,7 +200,13 @@ def corrected(question: str, library_df: Mapping[str, int], papers: int) -> tupl
         word = m.group(0)
         if not (word.islower() or word.istitle()):
             return word
-        meant = reading(word, library_df, papers)
+        before = question[:m.start()].rstrip()
+        if word.istitle() and (not before or before[-1] in ".?!:"):
+            # Capitalised as a sentence's first word, not as a name: read as written lower-case.
+            low = reading(word.lower(), library_df, papers)
+            meant = low.capitalize() if low is not None else None
+        else:
+            meant = reading(word, library_df, papers)
         if meant is None or meant.lower() == word.lower():
             return word
         fixes.append((word, meant))
