@@ -51,6 +51,10 @@ def test_spelling_slips_are_read_to_common_words():
     # "adress": a few abstracts make the same slip (its stem is known), "address" is 1,000x as common.
     assert reading("adress", {}, 38) == "address"
     assert reading("adress", _df("adress", n=200), 38) is None  # a library that writes it so knows it
+    # A short word only as a function word: "Wich papers study X?" abstained on "Wich".
+    assert corrected("Wich papres study latancy? waht about teh rest", {}, 38)[0] == (
+        "Which papers study latency? what about the rest")
+    assert [reading(w, {}, 38) for w in ("gan", "vit", "rnn", "sota")] == [None] * 4  # known or no slip
     # A sentence's first word is capitalised as such, not as a name.
     assert corrected("Latancy of MoE models? Seperate papers.", {}, 38)[0] == "Latency of MoE models? Separate papers."
     assert corrected("What about Latancy?", {}, 38)[0] == "What about Latancy?"  # inside: maybe a name

@@ -10,7 +10,8 @@ can I find work on X?" cited about a third fewer gold papers before it was read 
 
 Two styles keep the question and misspell it as people type: "typing slip" swaps two letters in
 the middle of the topic's longest word ("bencmhark"), "misspelt verb" asks "Which papers adress
-X?" (each cited a third or less of the gold papers before slips were read with the corpus's words).
+X?" (each cited a third or less of the gold papers before slips were read with the corpus's words),
+"misspelt question word" "Wich papers study X?".
 
 Scope: the style carries the same request; X is the question's own words after the verb, so a
 verb that narrows the request ("propose", "apply") is lost in the other styles and a few gold
@@ -80,6 +81,7 @@ STYLES: dict[str, str | Callable[[str, str], str]] = {
     "instead": "Any papers on {} instead?",
     "typing slip": lambda question, topic: question.replace(topic, slipped(topic)),
     "misspelt verb": "Which papers adress {}?",
+    "misspelt question word": "Wich papers study {}?",
 }
 
 

@@ -16,7 +16,7 @@ ratios, not the absolute numbers. Sections (the first three by default):
 - libraries (only when asked for): `ask` over the sixteen hand-labelled 38-abstract libraries,
   pooled citation precision/recall, abstention and key facts (paperscope.bench.libraries; in-sample
   for the relevance model, a regression check).
-- phrasings (only when asked for): the libraries' "Which papers <verb> X?" questions asked in 49
+- phrasings (only when asked for): the libraries' "Which papers <verb> X?" questions asked in 50
   other wordings ("Who has worked on X?", "Recommend papers on X", a bare "X", typing slips), gold papers cited
   per wording beside the original (paperscope.bench.phrasings).
 Leaves out: GPU measurements (gpu.sh beside this file).

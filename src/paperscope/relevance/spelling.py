@@ -34,7 +34,7 @@ from collections.abc import Mapping
 
 from paperscope.index.minilm import minilm_tokenizer_path
 from paperscope.relevance.lexicon import background_df, word_df
-from paperscope.text.analyzer import _stemmer
+from paperscope.text.analyzer import STOPWORDS, _stemmer
 
 MIN_LENGTH = 5
 MIN_PAPERS = 2
@@ -66,6 +66,22 @@ def _edits(word: str) -> set[str]:
     return out
 
 
+def _function_word(word: str, library_df: Mapping[str, int]) -> str | None:
+    """A short word (three or four letters) read as the function word one slip away: "wich",
+    "waht", "teh", "abot" ("Wich papers study X?" abstained on "Wich"). Only function words
+    (the analyzer's stopwords, "which", "about", "papers"): a short unknown word is as likely an
+    acronym or name as a slip of a content word. Ambiguous slips ("hwo": "how" or "who") read as
+    either, both framing."""
+    stem = _stemmer().stemWord(word)
+    if library_df.get(stem, 0) >= MIN_PAPERS or background_df().get(stem, 0) >= COMMON or _real_word(word):
+        return None  # a word of the library's or a common one ("gan", "vit"), or English
+    n = len(word)
+    near = _edits(word) | _wider(word) | {word[:i] + word[i + 1:] for i in range(1, n)}
+    near |= {word[:i] + c + word[i:] for i in range(1, n + 1) for c in _LETTERS}
+    found = sorted(near & STOPWORDS)
+    return found[0] if found else None
+
+
 def _wider(word: str) -> set[str]:
     """Slips of spelling rather than typing: a vowel for another ("latancy"), a letter doubled
     or a double one single ("adress", "occured"), a letter dropped or added in a word shorter
@@ -90,7 +106,7 @@ def reading(word: str, library_df: Mapping[str, int], papers: int) -> str | None
     stem = _stemmer().stemWord
     lower = word.lower()
     if len(lower) < MIN_LENGTH:
-        return None
+        return _function_word(lower, library_df) if word.islower() and len(lower) >= 3 else None
     other = _other_spelling(lower, library_df)
     if other is not None:
         return other.capitalize() if word[:1].isupper() else other
