@@ -61,6 +61,22 @@ def test_who_wrote_it_is_a_follow_up_answered_with_every_author(seeded):
     assert all(a in second.text for a in second.citations[0].authors)  # every author, not "X et al."
 
 
+def test_a_question_about_the_papers_parts_or_more_of_it_is_a_follow_up(seeded):
+    """"Is the code available?" cited five papers that mention code, "Can you give me the link?"
+    a link-prediction paper, "Tell me more." abstained (no searchable word): each asks about the
+    paper just named."""
+    from paperscope.answer.followup import is_follow_up
+
+    assert not is_follow_up("Tell me more about diffusion models.")  # a new topic
+    assert not is_follow_up("Which papers study code generation?")
+    q = "Which paper proposes test-time training layers?"
+    first = seeded.ask(q)
+    for follow_up in ("Is the code available?", "Can you give me the link?", "Tell me more.", "More details?",
+                      "What's the main limitation?"):
+        second = seeded.ask(follow_up, history=[(q, first)])
+        assert [c.paper_id for c in second.citations] == [first.citations[0].paper_id], (follow_up, second.text)
+
+
 def test_chinese_question_is_answered_with_the_right_lead_citation(seeded):
     # "Which papers study quantization of large language models?" 量化 also glosses to
     # "quantify", so a paper "Quantifying dataset leakage in LLMs" may follow; the lead

@@ -194,7 +194,8 @@ class Assistant:
             notes.append(f"question truncated to its first {MAX_QUESTION_CHARS} characters")
         return question, notes
 
-    def _prepare(self, question: str, filters: FilterArg) -> tuple[Plan, Bm25Snapshot, Filters | None]:
+    def _prepare(self, question: str, filters: FilterArg,
+                 follows: bool = False) -> tuple[Plan, Bm25Snapshot, Filters | None]:
         """The question checked and this question's library pinned; the venue, year or author the
         question names read as filters (`text.scope`; given filters win), `plan.standalone` the
         question without them and with typing slips read as meant (`relevance.spelling`); the
@@ -216,7 +217,7 @@ class Assistant:
             notes.append("read " + ", ".join(f"\u201c{a}\u201d as \u201c{b}\u201d" for a, b in slips))
         if len(snapshot) == 0:
             plan.abstain, plan.detail = AbstainReason.EMPTY_LIBRARY, self.empty_reason()
-        elif not terms(to_english_query(question)) and not asks_for_everything(question):
+        elif not terms(to_english_query(question)) and not asks_for_everything(question) and not follows:
             plan.abstain = AbstainReason.NO_SEARCHABLE_WORDS
         elif not f.empty() and not self.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys():
             known = ", ".join(v or "(none)" for v, _ in self.catalog.venues()[:10])
@@ -227,7 +228,9 @@ class Assistant:
     def plan(self, question: str, history: History | None = None, filters: FilterArg = None,
              max_citations: int | None = None) -> Plan:
         """What `question` gets: the papers to cite, or why it abstains. Raises QuestionError."""
-        base, snapshot, filters = self._prepare(question, filters)
+        prior = [a for _, a in (history or []) if a.citations]
+        # "Tell me more." has no searchable word; after an answer it asks about that answer's papers.
+        base, snapshot, filters = self._prepare(question, filters, bool(prior) and is_follow_up(question))
         if base.abstain is not None:
             return base
         question, notes = base.standalone, base.notes
@@ -238,7 +241,6 @@ class Assistant:
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             return Plan(base.question, base.question, listed, listed[:limit], notes=notes)
-        prior = [a for _, a in (history or []) if a.citations]
         if prior and is_follow_up(question):
             last = prior[-1]
             earlier = last.standalone_question or last.question
