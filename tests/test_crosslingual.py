@@ -184,6 +184,24 @@ def test_a_chinese_request_or_situation_is_framing_not_topic(zh):
     assert zh.ask("有哪些关于推荐的论文？").abstained  # 推荐 alone is the topic (no recommender paper here)
 
 
+def test_chinese_follow_ups_ask_about_the_paper_just_named(zh):
+    """它 (it), 这篇论文 (this paper), 作者 (the authors), 代码 (the code), 再详细说说 (tell me more) point
+    back at the previous answer (each cited other papers or abstained on "persuade", "author");
+    "它评测的模型有多大？" (how large were the models it evaluated) quotes the sentence with the sizes."""
+    from paperscope.answer.followup import is_follow_up
+
+    assert not is_follow_up("有没有其他研究量化的论文？") and not is_follow_up("哪些论文研究模型量化？")
+    q = "哪篇论文提出了测试时训练层？"
+    first = zh.ask(q)
+    ttt = [c.paper_id for c in first.citations]
+    assert len(ttt) == 1 and "Test Time" in first.citations[0].title
+    for follow_up in ("它的主要创新是什么？", "这篇论文用了哪些数据集？", "作者是谁？", "代码开源了吗？", "再详细说说"):
+        second = zh.ask(follow_up, history=[(q, first)])
+        assert [c.paper_id for c in second.citations] == ttt, (follow_up, second.text)
+    sizes = zh.ask("它评测的模型有多大？", history=[(q, first)])
+    assert "1.3B" in sizes.citations[0].quote, sizes.citations[0].quote
+
+
 def test_chinese_factoid_quotes_the_sentence_with_the_number(zh):
     ans = zh.ask("FlashTP 的内核相比 cuEquivariance 加速了多少倍？")
     assert ans.citations and "FlashTP" in ans.citations[0].title

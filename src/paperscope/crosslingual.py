@@ -36,6 +36,7 @@ from paperscope.index.catalog import Catalog
 from paperscope.index.multilingual import Encoder, LibraryVectors, Vectors, encoder
 from paperscope.records import Evidence
 from paperscope.relevance.question import SEPARATE
+from paperscope.relevance.quotes import asks_number, states_number
 from paperscope.settings import RetrieveSettings
 from paperscope.text.analyzer import terms
 from paperscope.text.languages import JOINS, OR, SCAFFOLD, japanese, japanese_frame, japanese_pieces, latin_language
@@ -63,6 +64,7 @@ MAX_SPAN = 3
 AGREE_FLOOR = 0.55
 AGREE_K = 12
 WITNESSES = 5  # a word's own nearest phrases that may explain it (cosine >= FLOOR)
+NUMBER_FIRST = 1.0  # a quantity asked for: sentences with a number rank above the others (`quote`)
 
 
 def is_foreign(text: str) -> bool:
@@ -391,5 +393,7 @@ class CrossLingual:
             if len(ev.sentences) < 2:
                 continue
             sims = encoder().embed([s for s, _ in ev.sentences]) @ foreign.vector
+            if asks_number(question):  # "它评测的模型有多大？": the sentence with a number first
+                sims = sims + np.array([NUMBER_FIRST * states_number(s, question) for s, _ in ev.sentences])
             order = np.argsort(-sims, kind="stable")
             ev.sentences = [(ev.sentences[i][0], round(float(sims[i]), 4)) for i in order]

@@ -38,7 +38,17 @@ SENTENCE_FEATURES = ("s_cos", "s_cos_gap", "s_cos_rank", "s_cov", "s_focus", "s_
                      "s_rest", "s_fact_rest", "s_num_near", "s_soft_rest")
 # Questions whose answer is a quantity: the sentence holding it has a number the question lacks.
 _ASKS_NUMBER = re.compile(r"\b(how (many|much|large|big|long|fast|often|small|far)|by how much|what (percentage|fraction|"
-                          r"proportion|share|ratio)|to what (extent|level)|多少|几)", re.I)
+                          r"proportion|share|ratio)|to what (extent|level))|多少|几|多大|多长|多快|多高|多久|比例|倍", re.I)
+
+
+def asks_number(question: str) -> bool:
+    """Is the answer to `question` a quantity ("how large", "by how much", 多大, 多少倍)?"""
+    return bool(_ASKS_NUMBER.search(question))
+
+
+def states_number(sentence: str, question: str) -> bool:
+    """Does `sentence` hold a number `question` lacks?"""
+    return bool(set(_NUMBER.findall(sentence)) - set(_NUMBER.findall(question)))
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:[-][A-Za-z0-9]+)*\b")
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[.,%][0-9]+)*%?")
