@@ -178,7 +178,9 @@ def test_a_chinese_request_or_situation_is_framing_not_topic(zh):
                      "有什么好的模型量化论文推荐吗？", "模型量化领域有哪些经典论文？", "关于模型量化，有哪些必读论文？",
                      # How many papers (a count of papers, not a number in one: it cited one); 几 is
                      # no "table" (CC-CEDICT's other sense), 最适合 no topic.
-                     "有多少篇论文研究模型量化？", "给我找几篇关于模型量化的论文", "哪篇论文最适合入门模型量化？"):
+                     "有多少篇论文研究模型量化？", "给我找几篇关于模型量化的论文", "哪篇论文最适合入门模型量化？",
+                     # 有没有人 (has anyone) is no topic "person", 过 after a verb no "celebrate".
+                     "有没有人研究过模型量化？"):
         ans = zh.ask(question)
         assert {c.paper_id for c in ans.citations} == plain, (question, ans.text)
     assert zh.ask("有哪些关于推荐的论文？").abstained  # 推荐 alone is the topic (no recommender paper here)

@@ -294,7 +294,7 @@ _LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有
 # "请推荐一些关于 X 的论文", "给我推荐几篇", "有什么好的 X 论文推荐吗": a request to recommend, not the
 # topic recommendation.
 _REQUEST_ZH = re.compile(r"(?:请|求|给我|帮我|麻烦你?|能否|可以|能不能)推荐(?:一些|几篇|几个|一下|下|点|些)?"
-                         r"|推荐(?:一些|几篇|几个|一下|点|吗|呢|下吗)")
+                         r"|推荐(?:一些|几篇|几个|一下|点|吗|呢|下吗)|(?:有没有|是否有|有无)人(?=[做研写发试提用])|(?<=[做究用试写表])过")
 
 
 def gloss_words(text: str) -> list[list[str]]:
