@@ -241,6 +241,10 @@ class Assistant:
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             return Plan(base.question, base.question, listed, listed[:limit], notes=notes)
+        like = self.gather.similar(question, snapshot, filters, [c.paper_id for c in prior[-1].citations] if prior else [], limit)
+        if like is not None:  # "Find papers similar to SLiM", "Any similar papers?" (`relevance.similar`)
+            return Plan(base.question, f"papers similar to {like.about}", like.scored.evidence, like.cited, like.related,
+                        abstain=None if like.cited else AbstainReason.NO_SUPPORTING_PAPER, notes=[*notes, like.note])
         if prior and is_follow_up(question):
             last = prior[-1]
             earlier = last.standalone_question or last.question

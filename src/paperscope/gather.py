@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,12 +22,14 @@ from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder
 from paperscope.index.store import ChromaStore
 from paperscope.records import Evidence, Hit, Paper
-from paperscope.relevance import Relevance, Scored
+from paperscope.relevance import Relevance, Scored, in_order
 from paperscope.relevance.contribution import GATHER, asked, genre
+from paperscope.relevance.decision import MAX_RELATED
 from paperscope.relevance.features import QuestionVectors
 from paperscope.relevance.library_terms import library_phrases
 from paperscope.relevance.question import Question
 from paperscope.relevance.sentences import paper_sentences
+from paperscope.relevance.similar import SIMILAR_FLOOR, asks_similar, closeness, named, refers_back
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
@@ -63,6 +65,8 @@ NAMED_MIN_LIBRARY = 20 * NAMED_NEAR
 # A question asking for a contribution kind ("Which papers are mainly theoretical?") judges this
 # many papers that use the kind's words most (BM25), besides its own candidates.
 CONTRIBUTION_DEPTH = 300
+SIMILAR_POOL = 60  # candidates a reference paper's title gathers for `Gatherer.similar`
+SIMILAR_MAX = 10  # papers cited as like it, the nearest first
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,20 @@ class Candidates:
     vectors: QuestionVectors
     hits: list[Hit]
     chunk_vectors: dict[str, npt.NDArray[np.float32]]
+
+
+@dataclass(frozen=True)
+class Like:
+    """Papers like a reference paper (`Gatherer.similar`)."""
+
+    scored: Scored
+    cited: list[Evidence]
+    related: list[Evidence]
+    about: str  # the reference titles, quoted
+
+    @property
+    def note(self) -> str:
+        return f"papers like {self.about}, nearest by their abstracts"
 
 
 class Gatherer:
@@ -244,6 +262,32 @@ class Gatherer:
         if self.relevance.analyze(analysis, snapshot).groups:
             return None
         return self.in_scope(question, snapshot, filters)
+
+    def similar(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, previous: Sequence[str],
+                limit: int) -> Like | None:
+        """Papers like the one the question names ("Find papers similar to SLiM"), or, when it
+        refers back ("Any similar papers?"), like the previous answer's papers (`previous`),
+        nearest first (support: the cosine, `relevance.similar`); those from `SIMILAR_FLOOR` up
+        cited (`SIMILAR_MAX` at most), the next `MAX_RELATED` shown apart. None when the question asks for no such thing
+        or names no paper."""
+        if not asks_similar(question):
+            return None
+        first = self.candidates(question, snapshot, filters)
+        refs = named(question, {h.paper_id: h.paper.display_title for h in first.hits if h.paper is not None})
+        refs = refs or (list(previous) if refers_back(question) else [])
+        if not refs:
+            return None
+        titles = [p.display_title for p in self.catalog.papers(refs).values()]
+        c = self.candidates(" ".join(titles), snapshot, filters, k=SIMILAR_POOL, exclude=set(refs))
+        own = self.store.paper_vectors({pid: n for pid, (_, n) in self.catalog.hashes(refs).items()})
+        close = closeness(list(own.values()), c.chunk_vectors)
+        evidence = in_order(Evidence(0, h.paper, round(close[h.paper_id], 4), []) for h in c.hits
+                            if h.paper is not None and h.paper_id in close and h.paper_id not in refs)
+        cited = [ev for ev in evidence if ev.support >= SIMILAR_FLOOR][:min(limit, SIMILAR_MAX)]
+        related = [ev for ev in evidence if ev not in cited][:MAX_RELATED]
+        scored = Scored(c.question, c.vectors, evidence)
+        self.relevance.quote(scored, cited + related, snapshot)  # the sentences nearest the reference's title
+        return Like(scored, cited, related, "; ".join(f"\u201c{t}\u201d" for t in titles))
 
     def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored:
         """Every paper the filters admit, newest first, each quoting its first sentence that says

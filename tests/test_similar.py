@@ -1,0 +1,68 @@
+"""Papers like a given one: "Find papers similar to X", "Any similar papers?" after an answer
+(`relevance.similar`, `Gatherer.similar`): the nearest abstracts, never the paper itself."""
+
+from __future__ import annotations
+
+import json
+
+from paperscope.relevance.similar import asks_similar, named, refers_back
+
+MOE = [
+    ("ExpertFlow: Low-latency Mixture-of-Experts Inference with Predictive Expert Prefetching",
+     "Mixture-of-Experts (MoE) language models activate few experts per token, but serving them is slow because "
+     "expert weights must be moved between host and GPU memory. We present ExpertFlow, which predicts the experts "
+     "the next tokens will route to and prefetches their weights, cutting MoE inference latency by 2.1x."),
+    ("RouteLite: Reducing Mixture-of-Experts Inference Latency by Caching Expert Routing Decisions",
+     "Serving Mixture-of-Experts (MoE) large language models suffers from high latency when expert weights are "
+     "offloaded from GPU memory. RouteLite caches routing decisions of consecutive tokens so that the experts they "
+     "need stay on the GPU, lowering MoE decoding latency by 1.8x on consumer hardware."),
+    ("GateCache: Expert Offloading for Fast Mixture-of-Experts Decoding on a Single GPU",
+     "Mixture-of-Experts (MoE) models are too large for one GPU, so experts are offloaded to CPU memory and loaded "
+     "on demand, which dominates decoding latency. GateCache schedules expert loading from the gate's predictions "
+     "and keeps popular experts resident, making MoE inference 2.4x faster."),
+]
+
+
+def test_what_asks_for_similar_papers():
+    assert asks_similar("Find papers similar to SLiM.") and asks_similar("Papers like NestQuant?")
+    assert asks_similar("Are there other papers on this topic?") and asks_similar("Any similar papers?")
+    assert asks_similar("Which other papers address the same problem?")
+    assert not asks_similar("Which papers address MoE latency?") and not asks_similar("What does SLiM do?")
+    assert not asks_similar("Is NestQuant's error similar to SLiM's?")  # a detail of two papers
+    assert not asks_similar("Which existing upper bound are the new lower bounds close to?")
+    assert refers_back("Any similar papers?") and refers_back("Are there other papers like it?")
+    assert refers_back("Are there other papers on this topic?")
+    assert not refers_back("Which papers are related to quantization?")  # a topic of its own
+    titles = {"a": "SLiM: One-shot Quantization and Sparsity", "b": "Slimmer Models for Edge Devices"}
+    assert named("Find papers similar to SLiM.", titles) == ["a"]  # the name before the colon, as a word
+    assert named("Which papers are related to quantization?", titles) == []
+    assert named("Papers related to TCAV?", {"c": "Quantitative Testing with Concept Activation Vectors (TCAV)"}) == ["c"]
+
+
+def test_similar_papers_never_cite_the_paper_itself(seeded):
+    plan = seeded.plan("Find papers similar to SLiM.")
+    assert all("SLiM" not in ev.paper.display_title for ev in plan.evidence)
+    assert any("NestQuant" in ev.paper.display_title for ev in plan.evidence[:3])  # the other LLM quantizer
+    assert any("papers like" in n for n in plan.notes)
+    # A topic stays a topic: the quantization papers, not papers like one of them.
+    topical = seeded.ask("Which papers are related to quantization?")
+    assert {c.title.split(":")[0] for c in topical.citations} == {"SLiM", "NestQuant"}
+
+
+def test_similar_papers_cite_the_nearest_abstracts(seeded, tmp_path):
+    extra = tmp_path / "moe.jsonl"
+    extra.write_text("".join(json.dumps({"title": t, "authors": ["A. Author"], "abstract": a, "venue": "TEST",
+                                         "year": 2025, "url": f"https://example.org/{i}"}) + "\n"
+                             for i, (t, a) in enumerate(MOE)), encoding="utf-8")
+    seeded.ingest([extra])
+    ans = seeded.ask("Find papers similar to ExpertFlow.")
+    cited = [c.title.split(":")[0] for c in ans.citations]
+    assert not ans.abstained and {"RouteLite", "GateCache"} <= set(cited), ans.text
+    assert "ExpertFlow" not in cited
+    # After an answer, "Any similar papers?" is like that answer's paper, which is not cited again.
+    q = "Which paper prefetches experts to cut MoE inference latency?"
+    first = seeded.ask(q)
+    assert first.citations[0].title.startswith("ExpertFlow"), first.text
+    more = seeded.ask("Any similar papers?", history=[(q, first)])
+    again = [c.title.split(":")[0] for c in more.citations]
+    assert "ExpertFlow" not in again and {"RouteLite", "GateCache"} <= set(again), more.text
