@@ -268,8 +268,8 @@ class Gatherer:
         """Papers like the one the question names ("Find papers similar to SLiM"), or, when it
         refers back ("Any similar papers?"), like the previous answer's papers (`previous`),
         nearest first (support: the cosine, `relevance.similar`); those from `SIMILAR_FLOOR` up
-        cited (`SIMILAR_MAX` at most), the next `MAX_RELATED` shown apart. None when the question asks for no such thing
-        or names no paper."""
+        cited (`SIMILAR_MAX` at most), the next `MAX_RELATED` shown apart. None when the question
+        asks for no such thing or names no paper."""
         if not asks_similar(question):
             return None
         first = self.candidates(question, snapshot, filters)

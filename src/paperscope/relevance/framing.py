@@ -72,12 +72,12 @@ _FIELD_FRAMES = (
                r"papers|authors|others|works|studies|methods|approaches|groups|scientists|practitioners)\s+"
                r"(?:approach|approached|tackle|tackled|address|addressed|handle|handled|solve|solved|deal\s+with|"
                r"dealt\s+with|study|studied|model|modeled|treat|treated|think\s+about|go\s+about)\b", re.I),
-    # A topic asked after another ("What about quantization?", "How about X instead?", "Same
-    # question for diffusion models"): papers on it, as "And quantization?" is read (each cited
-    # one paper). Not "What about its latency?" (`_ABOUT_ONE`: a follow-up on one paper).
     # "How many papers study X?": a count of the papers on X, so the papers (it cited one).
     re.compile(r"^\s*how\s+many\s+(?:of\s+(?:the|these|your)\s+)?(?:papers|works|studies|articles|publications|abstracts)\b",
                re.I),
+    # A topic asked after another ("What about quantization?", "How about X instead?", "Same
+    # question for diffusion models"): papers on it, as "And quantization?" is read (each cited
+    # one paper). Not "What about its latency?" (`_ABOUT_ONE`: a follow-up on one paper).
     re.compile(r"^\s*(?:and\s+|now\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\b"
                r"|^\s*(?:and\s+|now\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:for|about|with|on)\b", re.I),
     # "Does the collection include anything on X?", "what's out there on X", "Is anybody doing X?"

@@ -16,7 +16,9 @@ common word only. Such a word whose stem a few abstracts use, written so by fewe
 is still a slip when the word it was meant as is `SLIP_RATIO` times as common ("adress"). A
 misspelling that keeps the stem ("reinforcment") needs no reading: the analyzer's stems match.
 
-Scope: lower-case or capitalised ASCII words of `MIN_LENGTH` letters or more; names written
+Scope: lower-case or capitalised ASCII words of `MIN_LENGTH` letters or more (a three- or
+four-letter one only as a function word: "Wich", "waht", `_function_word`); a capitalised word
+is read as lower-case at the start of a sentence, elsewhere with typing slips only; names written
 with inner capitals or digits ("GAPrompt", "Llama3") and words in hyphenated compounds are left
 as written. Leaves out: split or joined words ("mixture ofexperts"), and real words used in the
 wrong place ("mixture of expects"), two or more edits (searching them took ~1 s a word).
@@ -84,8 +86,8 @@ def _function_word(word: str, library_df: Mapping[str, int]) -> str | None:
 
 def _wider(word: str) -> set[str]:
     """Slips of spelling rather than typing: a vowel for another ("latancy"), a letter doubled
-    or a double one single ("adress", "occured"), a letter dropped or added in a word shorter
-    of six letters ("sevral"). Read to common words only (`reading`): over 4,000 words that
+    or a double one single ("adress", "occured"), a letter dropped or added in a six-letter word
+    ("sevral"). Read to common words only (`reading`): over 4,000 words that
     one abstract of the background corpus uses, these slips alone found 203 readings, mostly
     names and rare real words ("humid" -> "hamid", "cellar" -> "collar"); of the 34 left once
     the word is no English word and the reading a common one, 24 were slips ("consistant",
