@@ -30,11 +30,16 @@ def test_what_asks_for_similar_papers():
     assert not asks_similar("Which papers address MoE latency?") and not asks_similar("What does SLiM do?")
     assert not asks_similar("Is NestQuant's error similar to SLiM's?")  # a detail of two papers
     assert not asks_similar("Which existing upper bound are the new lower bounds close to?")
+    # In Chinese: 和 X 类似 (like X), 还有类似的论文吗 (any similar ones?), 同一主题 (the same topic).
+    assert asks_similar("有没有和SLiM类似的论文？") and not refers_back("有没有和SLiM类似的论文？")
+    assert refers_back("还有类似的论文吗？") and refers_back("同一主题的其他论文有哪些？")
+    assert not asks_similar("有没有其他研究量化的论文？") and not asks_similar("和基线相比提升了多少？")
     assert refers_back("Any similar papers?") and refers_back("Are there other papers like it?")
     assert refers_back("Are there other papers on this topic?")
     assert not refers_back("Which papers are related to quantization?")  # a topic of its own
     titles = {"a": "SLiM: One-shot Quantization and Sparsity", "b": "Slimmer Models for Edge Devices"}
     assert named("Find papers similar to SLiM.", titles) == ["a"]  # the name before the colon, as a word
+    assert named("有没有和SLiM类似的论文？", titles) == ["a"]  # between Chinese characters too
     assert named("Which papers are related to quantization?", titles) == []
     assert named("Papers related to TCAV?", {"c": "Quantitative Testing with Concept Activation Vectors (TCAV)"}) == ["c"]
 
@@ -59,6 +64,8 @@ def test_similar_papers_cite_the_nearest_abstracts(seeded, tmp_path):
     cited = [c.title.split(":")[0] for c in ans.citations]
     assert not ans.abstained and {"RouteLite", "GateCache"} <= set(cited), ans.text
     assert "ExpertFlow" not in cited
+    zh = [c.title.split(":")[0] for c in seeded.ask("有没有和ExpertFlow类似的论文？").citations]
+    assert {"RouteLite", "GateCache"} <= set(zh) and "ExpertFlow" not in zh
     # After an answer, "Any similar papers?" is like that answer's paper, which is not cited again.
     q = "Which paper prefetches experts to cut MoE inference latency?"
     first = seeded.ask(q)

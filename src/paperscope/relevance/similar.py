@@ -25,19 +25,23 @@ import numpy as np
 import numpy.typing as npt
 
 SIMILAR_FLOOR = 0.65
-# "similar to X", "papers like X", "other papers on this topic", "the same problem", "more like this".
+# "similar to X", "papers like X", "other papers on this topic", "the same problem", "more like this",
+# "和 X 类似的论文", "同一主题的".
 _SIMILAR = re.compile(
     r"\b(?:papers?|works?|studies|articles?|research|anything|something|ones|others)\b[^.?!]{0,20}?\b(?:similar|related)\s+to\b"
     r"|\b(?:similar|related)\s+(?:papers?|works?|studies|articles?|ones)\b"
     r"|\bother\s+(?:papers?|works?|studies|articles|ones)\s+(?:like|on|about|in|that|which|with|addressing|tackling)\b"
     r"|\b(?:papers?|works?|studies|articles?|anything|something)\s+like\s+\S"
-    r"|\bmore\s+like\s+(?:this|that|it|these|those)\b|\bsame\s+(?:problem|topic|task|question|area|idea|direction)\b",
+    r"|\bmore\s+like\s+(?:this|that|it|these|those)\b|\bsame\s+(?:problem|topic|task|question|area|idea|direction)\b"
+    r"|(?:类似|相似|相近)的(?:论文|工作|研究|文章)|[和跟与].{1,40}?(?:类似|相似|相近)|同一(?:主题|方向|问题|领域)的",
     re.I)  # a paper's figure "close to" or "similar to" another's is a detail, not this request
 _BRACKETED = re.compile(r"\(([A-Za-z][\w-]*[A-Z][\w-]*)\)")  # a name in brackets: "(TCAV)", "(NeRF)"
 # The request names no paper of its own: "Any similar papers?", "Are there other papers like it?".
 _BACK = re.compile(r"\b(?:similar|related|other|comparable)\s+(?:papers?|works?|studies|articles?|ones)\s*[?.!]*\s*$"
                    r"|\b(?:like|to)\s+(?:it|this|that|these|those|them|this one|that one)\b"
-                   r"|\b(?:this|that|the same)\s+(?:topic|problem|task|area|idea|direction|paper|work|method)\b", re.I)
+                   r"|\b(?:this|that|the same)\s+(?:topic|problem|task|area|idea|direction|paper|work|method)\b"
+                   r"|^\W*(?:还有|有没有|有)?(?:类似|相似|相近)的|同一(?:主题|方向|问题|领域)"
+                   r"|[和跟与](?:它|其|这篇|该论文|该方法)", re.I)
 
 
 def asks_similar(question: str) -> bool:
@@ -59,7 +63,8 @@ def named(question: str, titles: Mapping[str, str]) -> list[str]:
         names = [title.split(":")[0].strip().lower()] if ":" in title else []
         names += [b.lower() for b in _BRACKETED.findall(title)]  # "... Activation Vectors (TCAV)"
         whole = title.strip().lower().rstrip(".")
-        if any(len(n) >= 3 and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text) for n in names) or (
+        # ASCII boundaries: a name sits between Chinese characters too ("和SLiM类似").
+        if any(len(n) >= 3 and re.search(rf"(?<![A-Za-z0-9-]){re.escape(n)}(?![A-Za-z0-9-])", text) for n in names) or (
                 len(whole) >= 12 and whole in text):
             out.append(pid)
     return out
