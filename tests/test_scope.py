@@ -48,6 +48,25 @@ def test_a_year_range_that_scopes_papers_is_a_filter(question, years, rest):
     assert (s.years, s.year, s.question) == (years, None, rest)
 
 
+def test_a_relative_year_range_counts_from_this_year():
+    """"in the last five years" read as a topic abstained over 20,000 abstracts ("five", "years")."""
+    from datetime import date
+
+    now = date.today().year
+    for question, years, rest in [
+        ("Which papers from the last five years study event cameras?", (now - 5, now), "Which papers study event cameras?"),
+        ("Papers on NeRF published in the past 3 years", (now - 3, now), "Papers on NeRF"),
+        ("Which papers of last year use diffusion models?", (now - 1, now - 1), "Which papers use diffusion models?"),
+        ("Which papers in the past couple of years study RAG?", (now - 2, now), "Which papers study RAG?"),
+        # Content, not scope: no papers scoped, or years of something else.
+        ("How has accuracy changed over the last five years?", None, "How has accuracy changed over the last five years?"),
+        ("Which papers study the last few years of climate data?", None,
+         "Which papers study the last few years of climate data?"),
+    ]:
+        s = read_scope(question, ["icml"], _has)
+        assert (s.years, s.question) == (years, rest), question
+
+
 def test_a_year_range_lists_only_papers_of_those_years(tmp_path):
     """"since 2021" was a topic word no abstract has (the answer abstained); a real library of
     four event-camera papers, one a year, answers with the two it admits."""

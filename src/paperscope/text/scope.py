@@ -19,7 +19,8 @@ What counts, conservatively (a topic word must not become a filter):
   preposition or the end follows ("by Vakili on kernels", not "by Newton iterations").
 - a year range ("since 2020", "after 2019", "from 2020 or later", "before 2015", "between 2018 and
   2020") where it scopes papers (`_year_range`).
-Leaves out: relative ranges ("in the last five years"), several venues or authors at once,
+  Relative ranges count from this year ("in the last five years", "from last year").
+Leaves out: vague ones ("recent", "latest"), several venues or authors at once,
 lower-case names.
 """
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from datetime import date
 
 _YEAR = r"(?:19[5-9]\d|20\d\d)"
 _NAME = r"[A-Z][A-Za-z\u00C0-\u024F'\-.]*"
@@ -159,26 +161,42 @@ _UNTIL = re.compile(rf"\b(?:before|earlier\s+than|prior\s+to)\s+(?P<y>{_YEAR})\b
                     re.I)
 _BETWEEN_YEARS = re.compile(rf"\bbetween\s+(?P<a>{_YEAR})\s+and\s+(?P<b>{_YEAR})\b|\bfrom\s+(?P<a2>{_YEAR})\s+(?:to|until)\s+"
                             rf"(?P<b2>{_YEAR})\b", re.I)
+# Relative to this year: "in the last five years", "over the past 3 years", "from last year", "this
+# year". The last N years reach back to this year minus N (a paper of December N years ago is
+# within them), to this year; not "the last few years of climate data" (content).
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+            "couple of": 2, "few": 3}
+_RELATIVE = re.compile(r"\b(?:(?:in|from|over|during|within|of)\s+)?the\s+(?:last|past|previous)\s+(?P<n>\d{1,2}|two|three|four|"
+                       r"five|six|seven|eight|nine|ten|couple\s+of|few)\s+years\b(?!\s+of\b)"
+                       r"|\b(?:(?:in|from|of)\s+)?(?P<w>last|this)\s+year\b(?!\s+of\b)",
+                       re.I)
 _PUBLISHED = re.compile(r"\bpublished\s*$", re.I)  # right before the range
 _PAPERS_BEFORE = re.compile(rf"\b{_GENRE}\b", re.I)
 
 
 def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) -> tuple[int, int] | None:
-    """The year range the question scopes its papers to (see `_FROM_ON`), its words added to
-    `spans` and `said`; None when it names none."""
-    for pattern in (_BETWEEN_YEARS, _FROM_ON, _AFTER, _UNTIL):
+    """The year range the question scopes its papers to (see `_FROM_ON`, `_RELATIVE`), its words
+    added to `spans` and `said`; None when it names none."""
+    for pattern in (_BETWEEN_YEARS, _FROM_ON, _AFTER, _UNTIL, _RELATIVE):
         for m in pattern.finditer(question):
             before = question[:m.start()]
             published = _PUBLISHED.search(before)
             if _inside(m.start(), spans) or not (published or _PAPERS_BEFORE.search(before)):
                 continue
-            got = {k: int(v) for k, v in m.groupdict().items() if v}
+            got = {k: int(v) for k, v in m.groupdict().items() if v and v.isdigit()}
             if pattern is _BETWEEN_YEARS:
                 lo, hi = got.get("a", got.get("a2", 0)), got.get("b", got.get("b2", 9999))
             elif pattern is _FROM_ON:
                 lo, hi = next(iter(got.values())), 9999
             elif pattern is _AFTER:
                 lo, hi = got["y"] + 1, 9999
+            elif pattern is _RELATIVE:
+                now = this_year()
+                n = m.group("n")
+                if n is not None:
+                    lo, hi = now - (int(n) if n.isdigit() else _NUMBERS[" ".join(n.lower().split())]), now
+                else:
+                    lo = hi = now - 1 if m.group("w").lower() == "last" else now
             else:
                 lo, hi = 0, (got["y"] - 1 if "y" in got else got["y2"])
             start = published.start() if published else m.start()
@@ -186,6 +204,11 @@ def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) ->
             said.append(question[start:m.end()].strip())
             return (lo, hi) if lo <= hi else None
     return None
+
+
+def this_year() -> int:
+    """The year relative ranges count from (today's)."""
+    return date.today().year
 
 
 def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
