@@ -65,6 +65,10 @@ def test_a_relative_year_range_counts_from_this_year():
     ]:
         s = read_scope(question, ["icml"], _has)
         assert (s.years, s.question) == (years, rest), question
+    for question, years in [("近五年关于事件相机的论文有哪些？", (now - 5, now)),
+                            ("去年有哪些关于NeRF的论文？", (now - 1, now - 1)),
+                            ("过去3年里有哪些RAG的工作？", (now - 3, now)), ("近年来模型量化有什么进展？", None)]:
+        assert read_scope(question, ["icml"], _has).years == years, question
 
 
 def test_a_year_range_lists_only_papers_of_those_years(tmp_path):

@@ -170,6 +170,11 @@ _RELATIVE = re.compile(r"\b(?:(?:in|from|over|during|within|of)\s+)?the\s+(?:las
                        r"five|six|seven|eight|nine|ten|couple\s+of|few)\s+years\b(?!\s+of\b)"
                        r"|\b(?:(?:in|from|of)\s+)?(?P<w>last|this)\s+year\b(?!\s+of\b)",
                        re.I)
+# In Chinese: "近五年" / "最近三年" / "过去3年" (the last N years), "去年" (last year), "今年" (this year),
+# in a question for papers (论文 / 文章 / 工作 anywhere in it).
+_ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九十", 0)} | {"两": 2}
+_RELATIVE_ZH = re.compile(r"(?:近|最近|过去|这)(?P<zn>[一二两三四五六七八九十]|\d{1,2})年(?:来|内|间|里)?|(?P<zw>去|今)年")
+_ZH_PAPERS = re.compile(r"论文|文章|工作|研究")
 _PUBLISHED = re.compile(r"\bpublished\s*$", re.I)  # right before the range
 _PAPERS_BEFORE = re.compile(rf"\b{_GENRE}\b", re.I)
 
@@ -177,6 +182,16 @@ _PAPERS_BEFORE = re.compile(rf"\b{_GENRE}\b", re.I)
 def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) -> tuple[int, int] | None:
     """The year range the question scopes its papers to (see `_FROM_ON`, `_RELATIVE`), its words
     added to `spans` and `said`; None when it names none."""
+    zh = _RELATIVE_ZH.search(question) if _ZH_PAPERS.search(question) else None
+    if zh is not None and not _inside(zh.start(), spans):
+        now, n = this_year(), zh.group("zn")
+        if n is not None:
+            lo, hi = now - (int(n) if n.isdigit() else _ZH_DIGITS[n]), now
+        else:
+            lo = hi = now - 1 if zh.group("zw") == "去" else now
+        spans.append((zh.start(), zh.end()))
+        said.append(zh.group(0))
+        return lo, hi
     for pattern in (_BETWEEN_YEARS, _FROM_ON, _AFTER, _UNTIL, _RELATIVE):
         for m in pattern.finditer(question):
             before = question[:m.start()]
