@@ -249,6 +249,8 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     # A label, a sign-off or the asker's situation asks for no papers: the question's own kind.
     ("Question: how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
     ("How many parameters does GAPrompt train? Thanks a lot.", "factoid", "parameters gaprompt train"),
+    ("Quick question: how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
+    ("Do you happen to know how many parameters GAPrompt trains?", "factoid", "parameters gaprompt trains"),
     ("For my thesis: how large were the models SLiM was tested on?", "factoid", "large models slim tested"),
     ("I need references on event cameras for a related-work section.", "list", "event cameras"),
     # A topic asked after another: papers on it; "instead" is no topic.

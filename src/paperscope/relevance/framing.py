@@ -27,7 +27,7 @@ WHAT_LIST = True
 # A question asked inside a request ("Tell me how much faster X decodes", "Do you know which loss
 # X uses?", "I'd like to know what ...") asks what its own question word asks.
 _WH = re.compile(r"^\s*(?:(?:please\s+)?(?:tell|show)\s+me|(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell|show)\s+me|"
-                 r"do\s+you\s+know|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
+                 r"do\s+you\s+(?:happen\s+to\s+)?know|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
                  r"(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications|literature)\b"
                         r"|what has been done|what (research|work|literature) exists)", re.I)
@@ -232,8 +232,13 @@ def _asides(toks: list[str]) -> set[int]:
                 j += 1
             if j < len(toks) and toks[j] in _WORKS and not (i and toks[i - 1] in _VERDICT):
                 out.update(range(i, j))
-    if len(toks) > 1 and toks[0] in _LABELS and toks[1] == ":":
-        out.add(0)
+    # A leading label, with its own words: "Question:", "Quick question:", "One more question:".
+    colon = next((k for k, t in enumerate(toks[:5]) if t == ":"), None)
+    if colon is not None and colon > 0 and toks[colon - 1] in _LABELS:
+        out.update(range(colon))
+    # "Do you happen to know ...": the asker's aside, not a topic "happen".
+    out.update(i for i in range(len(toks) - 2) if toks[i] == "happen" and toks[i + 1] == "to"
+               and toks[i + 2] in ("know", "remember", "have"))
     # A closing sentence after the question that opens with thanks: "... event cameras? Thanks a
     # lot.", "Thank you in advance". Not any sentence holding "thanks": the "." of "e.g." ends none
     # ("X, e.g. bandits or online learning please, thanks!" lost its examples).
