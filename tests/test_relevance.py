@@ -251,6 +251,11 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("How many parameters does GAPrompt train? Thanks a lot.", "factoid", "parameters gaprompt train"),
     ("Quick question: how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
     ("Do you happen to know how many parameters GAPrompt trains?", "factoid", "parameters gaprompt trains"),
+    # A greeting or aside before the question proper.
+    ("Sorry, one more thing: how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
+    ("Hey, how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
+    ("I was wondering how many parameters GAPrompt trains.", "factoid", "parameters gaprompt trains"),
+    ("For point clouds, which method is best?", "other", "point clouds best"),  # a topic, not an aside
     ("For my thesis: how large were the models SLiM was tested on?", "factoid", "large models slim tested"),
     ("I need references on event cameras for a related-work section.", "list", "event cameras"),
     # A topic asked after another: papers on it; "instead" is no topic.

@@ -27,7 +27,7 @@ WHAT_LIST = True
 # A question asked inside a request ("Tell me how much faster X decodes", "Do you know which loss
 # X uses?", "I'd like to know what ...") asks what its own question word asks.
 _WH = re.compile(r"^\s*(?:(?:please\s+)?(?:tell|show)\s+me|(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell|show)\s+me|"
-                 r"do\s+you\s+(?:happen\s+to\s+)?know|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
+                 r"do\s+you\s+(?:happen\s+to\s+)?know|i\s+(?:was\s+|am\s+|'m\s+)?wondering|i\s+wonder|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
                  r"(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications|literature)\b"
                         r"|what has been done|what (research|work|literature) exists)", re.I)
@@ -220,6 +220,9 @@ _VERDICT = frozenset("""latest newest top key seminal good great best important 
 _WORKS = frozenset("papers paper work works research studies articles publications literature reading readings".split())
 _LABELS = frozenset("question q query request".split())
 _SIGN_OFF = frozenset("thanks thank cheers regards".split())
+_ASIDE_WORDS = frozenset("""hey hi hello there sorry one more thing quick question again also btw ok okay so well actually
+    just briefly quickly curious i m am im and follow up another last small dear""".split())
+_QUESTION_WORDS = frozenset("how what which who whose when where why is are do does did can could".split())
 
 
 def _asides(toks: list[str]) -> set[int]:
@@ -236,6 +239,12 @@ def _asides(toks: list[str]) -> set[int]:
     colon = next((k for k, t in enumerate(toks[:5]) if t == ":"), None)
     if colon is not None and colon > 0 and toks[colon - 1] in _LABELS:
         out.update(range(colon))
+    # A greeting or aside before the question proper: "Hey, how many ...?", "Sorry, one more thing:
+    # what ...?", "Briefly, which ...?", "I'm curious: how ...?" (the kind was read from "Hey").
+    stop = next((k for k, t in enumerate(toks[:8]) if t in (",", ":", "!", ".") and k + 1 < len(toks)
+                 and toks[k + 1] in _QUESTION_WORDS), None)
+    if stop is not None and all(t in _ASIDE_WORDS or not t.isalnum() for t in toks[:stop]):
+        out.update(range(stop + 1))
     # "Do you happen to know ...": the asker's aside, not a topic "happen".
     out.update(i for i in range(len(toks) - 2) if toks[i] == "happen" and toks[i + 1] == "to"
                and toks[i + 2] in ("know", "remember", "have"))
