@@ -311,11 +311,17 @@ def test_phrasings_section_asks_the_same_questions_in_other_wordings(tmp_path):
     with pytest.raises(ValueError, match="unknown phrasing style"):
         run_phrasings(CORPUS, tmp_path, names=["libA"], styles=["shouting"])
     styles = ["who has worked", "covered by", "recommend", "typing slip", "misspelt verb"]
-    res = run_phrasings(CORPUS, tmp_path, names=["libA", "libB"], styles=styles)["styles"]
+    both = run_phrasings(CORPUS, tmp_path, names=["libA", "libB"], styles=styles)
+    res = both["styles"]
+    facts = both["factoid_styles"]  # factoid questions inside an aside quote the key fact as worded ones do
+    assert facts["as worded"]["questions"] >= 10 and facts["as worded"]["key_facts"] >= 8, facts
+    for style, f in facts.items():
+        assert f["key_facts"] >= 0.9 * facts["as worded"]["key_facts"], (style, f, facts["as worded"])
     worded = res["as worded"]
     assert worded["questions"] >= 8 and worded["gold_cited"] >= 8, worded
     for style in styles:
         assert res[style]["questions"] == worded["questions"]
         assert res[style]["gold_cited"] >= 0.85 * worded["gold_cited"], (style, res[style], worded)
-    rows = markdown({"machine": machine(), "phrasings": {"styles": res}}).splitlines()
+    rows = markdown({"machine": machine(), "phrasings": both}).splitlines()
+    assert any(r.startswith("| factoid \u201cquick question\u201d") for r in rows)
     assert any(r.startswith("| phrasing \u201cwho has worked\u201d") for r in rows)

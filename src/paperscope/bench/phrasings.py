@@ -13,6 +13,10 @@ the middle of the topic's longest word ("bencmhark"), "misspelt verb" asks "Whic
 X?" (each cited a third or less of the gold papers before slips were read with the corpus's words),
 "misspelt question word" "Wich papers study X?".
 
+The factoid questions with a key fact are asked again inside a request, an aside or a greeting
+(`FACTOID_STYLES`: "Quick question: ...", "Hey, ...", "Do you happen to know ...?"), counting key
+facts quoted: each of those cost 13-50 of 205 before asides were read as framing.
+
 Scope: the style carries the same request; X is the question's own words after the verb, so a
 verb that narrows the request ("propose", "apply") is lost in the other styles and a few gold
 papers may legitimately drop out. English only; single-turn; extractive answers.
@@ -25,7 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperscope.bench.evaluate import load_items
+from paperscope.bench.evaluate import load_items, run_eval
 from paperscope.bench.libraries import open_libraries
 from paperscope.bench.relevance_items import DATA as QUESTIONS
 
@@ -97,6 +101,28 @@ def slipped(topic: str) -> str:
     return re.sub(rf"(?<![\w-]){word}(?![\w-])", slip, topic, count=1)
 
 
+def _as_worded(q: str) -> str:
+    return q
+
+
+def _lower_first(q: str) -> str:
+    return q[:1].lower() + q[1:]
+
+
+# The libraries' factoid questions with a key fact ("How many ...?", "What ...?"), asked inside a
+# request, an aside or a greeting: the key fact quoted, beside the question as worded.
+FACTOID_STYLES: dict[str, Callable[[str], str]] = {
+    "can you tell me": lambda q: f"Can you tell me {_lower_first(q).rstrip('?')}?",
+    "quick question": lambda q: f"Quick question: {_lower_first(q)}",
+    "happen to know": lambda q: f"Do you happen to know {_lower_first(q).rstrip('?')}?",
+    "hey": lambda q: f"Hey, {_lower_first(q)}",
+    "sorry, one more": lambda q: f"Sorry, one more thing: {_lower_first(q)}",
+    "I was wondering": lambda q: f"I was wondering {_lower_first(q).rstrip('?')}.",
+    "lower case": lambda q: q.lower().rstrip("?"),
+}
+_FACTOID = re.compile(r"^(?:How|What|Which|Who|By how much|In|On)\b")
+
+
 def topic_of(question: str) -> str | None:
     """X of a question worded "Which papers <verb> X?", else None."""
     m = TOPICAL.match(question)
@@ -104,14 +130,16 @@ def topic_of(question: str) -> str | None:
 
 
 def run_phrasings(corpus: Path, work: Path, names: Sequence[str] | None = None, styles: Sequence[str] | None = None,
-                  log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+                  log: Callable[[str], None] = lambda s: None, factoids: bool = True) -> dict[str, Any]:
     """Per style (and "as worded"): questions, gold papers cited of all gold, right abstentions,
-    papers cited, pooled over the libraries (all, or `names`)."""
+    papers cited, pooled over the libraries (all, or `names`); per factoid style
+    (`FACTOID_STYLES`, unless `factoids` is False): questions and key facts quoted."""
     chosen = list(styles) if styles else list(STYLES)
     unknown = [s for s in chosen if s not in STYLES]
     if unknown:
         raise ValueError(f"unknown phrasing style {', '.join(unknown)}; choose from {', '.join(STYLES)}")
     totals = {s: {"questions": 0, "gold": 0, "gold_cited": 0, "abstain_ok": 0, "cited": 0} for s in ["as worded", *chosen]}
+    keys: dict[str, dict[str, int]] = {}
     for name, assistant in open_libraries(corpus, work, names):
         items = [it for it in load_items(QUESTIONS / f"{name}_questions.jsonl") if "question" in it]
         picked = [(it, x) for it in items if (x := topic_of(it["question"])) is not None]
@@ -127,7 +155,14 @@ def run_phrasings(corpus: Path, work: Path, names: Sequence[str] | None = None, 
                 t["gold_cited"] += len(cited & gold)
                 t["abstain_ok"] += int(ans.abstained == (not gold))
                 t["cited"] += len(cited)
-    return {"styles": totals}
+        facts = [it for it in items if it.get("key") and _FACTOID.match(it["question"])]
+        for style in ["as worded", *(FACTOID_STYLES if factoids else ())]:
+            form = FACTOID_STYLES.get(style, _as_worded)
+            rows = run_eval(assistant, [dict(it, question=form(it["question"])) for it in facts])["items"]
+            f = keys.setdefault(style, {"questions": 0, "key_facts": 0})
+            f["questions"] += len(rows)
+            f["key_facts"] += sum(bool(r["key_ok"]) for r in rows)
+    return {"styles": totals, "factoid_styles": keys}
 
 
 def _worded(style: str, question: str, topic: str) -> str:
@@ -142,4 +177,6 @@ def markdown_rows(res: dict[str, Any]) -> list[str]:
     for style, t in res["styles"].items():
         rows.append(f"| phrasing \u201c{style}\u201d ({t['questions']} questions): gold cited / right abstentions / "
                     f"cited | {t['gold_cited']}/{t['gold']} / {t['abstain_ok']} / {t['cited']} |")
+    for style, f in res.get("factoid_styles", {}).items():
+        rows.append(f"| factoid \u201c{style}\u201d: key facts quoted | {f['key_facts']}/{f['questions']} |")
     return rows
