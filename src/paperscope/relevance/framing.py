@@ -27,7 +27,8 @@ WHAT_LIST = True
 # A question asked inside a request ("Tell me how much faster X decodes", "Do you know which loss
 # X uses?", "I'd like to know what ...") asks what its own question word asks.
 _WH = re.compile(r"^\s*(?:(?:please\s+)?(?:tell|show)\s+me|(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell|show)\s+me|"
-                 r"do\s+you\s+(?:happen\s+to\s+)?know|i\s+(?:was\s+|am\s+|'m\s+)?wondering|i\s+wonder|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
+                 r"do\s+you\s+(?:happen\s+to\s+)?know|i\s+(?:was\s+|am\s+|'m\s+)?wondering|i\s+wonder|"
+                 r"i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
                  r"(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications|literature)\b"
                         r"|what has been done|what (research|work|literature) exists)", re.I)

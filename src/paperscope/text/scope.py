@@ -171,7 +171,7 @@ _RELATIVE = re.compile(r"\b(?:(?:in|from|over|during|within|of)\s+)?the\s+(?:las
                        r"|\b(?:(?:in|from|of)\s+)?(?P<w>last|this)\s+year\b(?!\s+of\b)",
                        re.I)
 # In Chinese: "近五年" / "最近三年" / "过去3年" (the last N years), "去年" (last year), "今年" (this year),
-# in a question for papers (论文 / 文章 / 工作 anywhere in it).
+# in a question for papers (论文 / 文章 / 工作 / 研究 anywhere in it).
 _ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九十", 0)} | {"两": 2}
 _RELATIVE_ZH = re.compile(r"(?:近|最近|过去|这)(?P<zn>[一二两三四五六七八九十]|\d{1,2})年(?:来|内|间|里)?|(?P<zw>去|今)年")
 _ZH_PAPERS = re.compile(r"论文|文章|工作|研究")
