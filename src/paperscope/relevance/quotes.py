@@ -39,6 +39,11 @@ SENTENCE_FEATURES = ("s_cos", "s_cos_gap", "s_cos_rank", "s_cov", "s_focus", "s_
 # Questions whose answer is a quantity: the sentence holding it has a number the question lacks.
 _ASKS_NUMBER = re.compile(r"\b(how (many|much|large|big|long|fast|often|small|far)|by how much|what (percentage|fraction|"
                           r"proportion|share|ratio)|to what (extent|level))|多少|几|多大|多长|多快|多高|多久|比例|倍", re.I)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NAME = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:[-][A-Za-z0-9]+)*\b")
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[.,%][0-9]+)*%?")
+_NEAR = 3  # tokens between a number and the question word it quantifies ("cut hallucination by 40%")
+_HOW_MANY = re.compile(r"\bhow many ((?:[A-Za-z][A-Za-z-]*\s+){0,1}[A-Za-z][A-Za-z-]*)", re.I)
 
 
 def asks_number(question: str) -> bool:
@@ -49,11 +54,6 @@ def asks_number(question: str) -> bool:
 def states_number(sentence: str, question: str) -> bool:
     """Does `sentence` hold a number `question` lacks?"""
     return bool(set(_NUMBER.findall(sentence)) - set(_NUMBER.findall(question)))
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_NAME = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:[-][A-Za-z0-9]+)*\b")
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[.,%][0-9]+)*%?")
-_NEAR = 3  # tokens between a number and the question word it quantifies ("cut hallucination by 40%")
-_HOW_MANY = re.compile(r"\bhow many ((?:[A-Za-z][A-Za-z-]*\s+){0,1}[A-Za-z][A-Za-z-]*)", re.I)
 
 
 def _counted(q: Question) -> set[str]:
@@ -106,7 +106,7 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     q_numbers = set(_NUMBER.findall(q.text))
     q_words = {w.lower() for w in re.findall(r"[A-Za-z0-9-]+", q.text)}
     factoid = 1.0 if q.kind == "factoid" else 0.0
-    asks_number = 1.0 if _ASKS_NUMBER.search(q.text) else 0.0
+    quantity = 1.0 if asks_number(q.text) else 0.0
     in_title = concepts_of(stems(title))
     rest = [not (concepts & in_title) for concepts in members]
     z_rest = sum(w * spec[g] for (g, w), r in zip(q.groups, rest) if r)
@@ -127,7 +127,7 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
         lean = [tend.get(s, 0.0) for s in sent_stems[i]]
         # No question word outside the title: the title names everything asked, read as coverage.
         asked = (sum(w * spec[g] for (g, w), h, r in zip(q.groups, hit, rest) if h and r) / z_rest) if z_rest else focus
-        near = _number_near(sent, q_numbers, q_concepts, counted) if asks_number else 0.0
+        near = _number_near(sent, q_numbers, q_concepts, counted) if quantity else 0.0
         # The same, softly: a missing group counts its best association to a sentence word
         # ("expensive" ~ "computationally intensive", "sampling" ~ "Monte Carlo").
         soft = asked
@@ -141,7 +141,7 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
             float(cos[j]), float(cos[j] - cos.max()), float(min(rank[j], 5)), cov, focus, i / max(n - 1, 1),
             float(i == 0), float(i == n - 1), number, math.log1p(len(sent.split())),
             float(np.mean(lean)) if lean else 0.0, caps, factoid * number, factoid * focus, factoid * caps,
-            asks_number * number, asked, factoid * asked, near, soft,
+            quantity * number, asked, factoid * asked, near, soft,
         ])
     return np.array(out, dtype=np.float64).reshape(len(rows), len(SENTENCE_FEATURES))
 
@@ -228,7 +228,7 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     # WebAssembly reduce latency compared to GraphQL?" is answered by the number).
     # A statement ("ScPif1p binds less G-rich ssDNA compared to ...", a claim) is no request at all.
     asks = q.text.rstrip().endswith(("?", "？")) or bool(_REQUEST.match(q.text) or _VERSUS.search(q.text))
-    names = compared_names(q.text) if asks and not _ASKS_NUMBER.search(q.text) else []
+    names = compared_names(q.text) if asks and not asks_number(q.text) else []
     left = names or _defined(q.text)
     if not left or not len(scores):
         return scores
