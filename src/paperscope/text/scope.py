@@ -165,14 +165,13 @@ _BETWEEN_YEARS = re.compile(rf"\bbetween\s+(?P<a>{_YEAR})\s+and\s+(?P<b>{_YEAR})
 # year". The last N years reach back to this year minus N (a paper of December N years ago is
 # within them), to this year; not "the last few years of climate data" (content).
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-            "couple of": 2, "few": 3}
+            "couple of": 2, "few": 3} | {c: i for i, c in enumerate("一二三四五六七八九十", 1)} | {"两": 2}
 _RELATIVE = re.compile(r"\b(?:(?:in|from|over|during|within|of)\s+)?the\s+(?:last|past|previous)\s+(?P<n>\d{1,2}|two|three|four|"
                        r"five|six|seven|eight|nine|ten|couple\s+of|few)\s+years\b(?!\s+of\b)"
                        r"|\b(?:(?:in|from|of)\s+)?(?P<w>last|this)\s+year\b(?!\s+of\b)",
                        re.I)
 # In Chinese: "近五年" / "最近三年" / "过去3年" (the last N years), "去年" (last year), "今年" (this year),
 # in a question for papers (论文 / 文章 / 工作 / 研究 anywhere in it).
-_ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九十", 0)} | {"两": 2}
 _RELATIVE_ZH = re.compile(r"(?:近|最近|过去|这)(?P<zn>[一二两三四五六七八九十]|\d{1,2})年(?:来|内|间|里)?|(?P<zw>去|今)年")
 _ZH_PAPERS = re.compile(r"论文|文章|工作|研究")
 _PUBLISHED = re.compile(r"\bpublished\s*$", re.I)  # right before the range
@@ -184,14 +183,9 @@ def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) ->
     added to `spans` and `said`; None when it names none."""
     zh = _RELATIVE_ZH.search(question) if _ZH_PAPERS.search(question) else None
     if zh is not None and not _inside(zh.start(), spans):
-        now, n = this_year(), zh.group("zn")
-        if n is not None:
-            lo, hi = now - (int(n) if n.isdigit() else _ZH_DIGITS[n]), now
-        else:
-            lo = hi = now - 1 if zh.group("zw") == "去" else now
         spans.append((zh.start(), zh.end()))
         said.append(zh.group(0))
-        return lo, hi
+        return _counted_back(zh.group("zn"), zh.group("zw") == "去")
     for pattern in (_BETWEEN_YEARS, _FROM_ON, _AFTER, _UNTIL, _RELATIVE):
         for m in pattern.finditer(question):
             before = question[:m.start()]
@@ -206,12 +200,7 @@ def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) ->
             elif pattern is _AFTER:
                 lo, hi = got["y"] + 1, 9999
             elif pattern is _RELATIVE:
-                now = this_year()
-                n = m.group("n")
-                if n is not None:
-                    lo, hi = now - (int(n) if n.isdigit() else _NUMBERS[" ".join(n.lower().split())]), now
-                else:
-                    lo = hi = now - 1 if m.group("w").lower() == "last" else now
+                lo, hi = _counted_back(m.group("n"), (m.group("w") or "").lower() == "last")
             else:
                 lo, hi = 0, (got["y"] - 1 if "y" in got else got["y2"])
             start = published.start() if published else m.start()
@@ -219,6 +208,15 @@ def _year_range(question: str, spans: list[tuple[int, int]], said: list[str]) ->
             said.append(question[start:m.end()].strip())
             return (lo, hi) if lo <= hi else None
     return None
+
+
+def _counted_back(n: str | None, last: bool) -> tuple[int, int]:
+    """The years of "the last `n` years" (digits, an English or a Chinese number word), or, without
+    `n`, of last year (`last`) or this year."""
+    now = this_year()
+    if n is None:
+        return (now - 1, now - 1) if last else (now, now)
+    return now - (int(n) if n.isdigit() else _NUMBERS[" ".join(n.lower().split())]), now
 
 
 def this_year() -> int:
