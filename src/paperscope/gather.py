@@ -107,6 +107,18 @@ class Gatherer:
         top 10) and their stored chunk vectors. `deep` (find_all): every paper in either
         retriever's top `depth` (default `FIND_ALL_DEPTH`), and BM25's for the acronym/expansion
         variants."""
+        english, analysis, qvec, hits = self._search(question, snapshot, filters, k, restrict, exclude, deep, depth)
+        q = self.relevance.analyze(analysis, snapshot)
+        chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
+        known = acronyms_in(english)
+        vectors = self.relevance.vectors(q, qvec, lambda text: snapshot.acronyms.spell_out(text, known))
+        return Candidates(q, vectors, hits, self.store.paper_vectors(chunks))
+
+    def _search(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, k: int | None = None,
+                restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
+                depth: int | None = None) -> tuple[str, str, npt.NDArray[np.float32], list[Hit]]:
+        """The retrieval half of `candidates`: the question in English, its text for analysis,
+        its vector and the hits."""
         deep_depth = depth or FIND_ALL_DEPTH
         depth = deep_depth if deep else max(self.settings.retrieve.candidates, k or 0)
         english, analysis, extra = self.crosslingual.query(question, snapshot, depth)
@@ -119,11 +131,7 @@ class Gatherer:
             hits = self.retriever.search(english, k=k or self.settings.answer.context_papers, filters=filters,
                                          restrict=restrict, vector=qvec, snapshot=snapshot,
                                          each=GUARANTEED_PER_RETRIEVER, exclude=exclude, extra=extra)
-        q = self.relevance.analyze(analysis, snapshot)
-        chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
-        known = acronyms_in(english)
-        vectors = self.relevance.vectors(q, qvec, lambda text: snapshot.acronyms.spell_out(text, known))
-        return Candidates(q, vectors, hits, self.store.paper_vectors(chunks))
+        return english, analysis, qvec, hits
 
     def scored(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
                restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
@@ -272,8 +280,8 @@ class Gatherer:
         asks for no such thing or names no paper."""
         if not asks_similar(question):
             return None
-        first = self.candidates(question, snapshot, filters)
-        refs = named(question, {h.paper_id: h.paper.display_title for h in first.hits if h.paper is not None})
+        hits = self._search(question, snapshot, filters)[3]  # the named paper is among them; no vectors needed
+        refs = named(question, {h.paper_id: h.paper.display_title for h in hits if h.paper is not None})
         refs = refs or (list(previous) if refers_back(question) else [])
         if not refs:
             return None
