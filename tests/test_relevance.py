@@ -271,6 +271,18 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("Is anybody doing event camera tracking?", "list", "event camera tracking"),
     ("Which authors proposed GAPrompt?", "factoid", "authors gaprompt"),
     ("How many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
+    # A verdict on one paper, a place to start, "which ones", a search label, an interjection.
+    ("What's the best paper on event cameras?", "list", "event cameras"),
+    ("What's a good starting point for event cameras?", "list", "event cameras"),
+    ("How do I get started with event camera tracking?", "list", "event camera tracking"),
+    ("Which ones are about event cameras?", "list", "event cameras"),
+    ("I need a paper on event cameras.", "list", "event cameras"),
+    ("Keywords: learning from noisy labels in very large crowdsourced datasets", "list",
+     "learning noisy labels large crowdsourced datasets"),
+    ("ok so which papers study event cameras", "list", "event cameras"),
+    ("hmm how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
+    ("What is the paper's main result?", "factoid", "result"),  # a detail of one paper stays one
+    ("Well-posedness of which equations is studied?", "other", "well posedness equations"),  # "well" no interjection
 ])
 def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):
     q = analyze(question, _flat_idf)

@@ -12,7 +12,7 @@
   request, a search-box query), else `other` (claims, statements).
 Each rule reads a word as framing only in its place ("a student model", "a Gaussian prior", "Point
 cloud registration", "reading list generation" stay topics). Measured by `paperscope bench
---sections phrasings` (the same questions in 39 wordings) and docs/measurements.md (2026-12-06).
+--sections phrasings` (the same questions in 57 wordings) and docs/measurements.md (2026-12-06).
 Leaves out: any syntax beyond these patterns; Chinese (its framing is `text.zh`'s).
 """
 
@@ -31,6 +31,7 @@ _WH = re.compile(r"^\s*(?:(?:please\s+)?(?:tell|show)\s+me|(?:can|could|would)\s
                  r"i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
                  r"(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications|literature)\b"
+                        r"|which (?:ones|of (?:the|these|those|your|them)(?: papers| ones)?)\b"
                         r"|what has been done|what (research|work|literature) exists)", re.I)
 # "What" questions that ask for a field's work, not a detail of one paper: "What are recent
 # approaches to LLM quantization?", "What methods exist for speeding up inference?", "What's the
@@ -43,6 +44,11 @@ _WHAT_LIST = re.compile(
     r"leading|best|prominent|other|alternative)\s+)*(?:approaches|methods|techniques|advances|solutions|ways|strategies|"
     r"algorithms|directions|developments|trends|lines of (?:work|research)|works|papers|studies|options|alternatives|"
     r"tools|frameworks|ideas|models|architectures)\b"
+    # "What's the best paper on X?", "What's a good starting point for X?": one paper, but any of the field's
+    r"|^\s*what(?:'s|\s+is|\s+are|\s+would\s+be)?\s+(?:the|a|an|some)\s+(?:(?:most\s+)?(?:best|good|great|key|main|"
+    r"important|influential|essential|seminal|classic|standard|first|recommended|useful|canonical|representative)\s+)+"
+    r"(?:paper|work|study|article|reference|read|reading|introduction|starting\s+point|place\s+to\s+start|"
+    r"entry\s+point|resource)s?\b"
     r"|^\s*what(?:'s|\s+is)\s+(?:the\s+)?(?:state[\s-]of[\s-]the[\s-]art|known|new|current thinking)\b"
     r"|^\s*what\s+(?:work|research|progress)\s+(?:has|have)\s+been(?:\s+(?:done|made|published))?\b", re.I)
 # A request to the assistant for an overview of the papers ("Give me an overview of the papers on
@@ -61,7 +67,8 @@ _FIELD_FRAMES = (
     OVERVIEW_REQUEST,
     # "Which paper should I start with to learn about X?"
     re.compile(r"\b(?:should|could|can|do)\s+(?:i|we|one)\s+(?:start|begin)(?:\s+(?:with|from|reading))?\b"
-               r"|\bto\s+learn\s+(?:more\s+)?about\b|\bto\s+get\s+started\s+(?:on|with|in)\b", re.I),
+               r"|\bto\s+learn\s+(?:more\s+)?about\b|\b(?:to|do|can|should|could|would)\s+(?:(?:i|we|one)\s+)?get\s+started\s+"
+               r"(?:on|with|in)\b", re.I),
     re.compile(r"^\s*(?:who|(?:which|what)\s+(?:other\s+)?(?:authors|researchers|groups|labs|teams|people))\s+"
                r"(?:else\s+)?(?:(?:has|have|had|is|are)\s+)?(?:worked|works|working|work|studied|studies|"
                r"studying|study|researched|researches|researching|looked|looking|published|publishes|written|writes|"
@@ -97,7 +104,10 @@ _ABOUT_ONE = re.compile(r"\b(?:do|does|did)\b|\b(?:this|the|that|their|its)\s+(?
 # Claims end in a full stop ("DUSP4 decreases apoptosis."), questions in a question mark.
 _TERSE = re.compile(r"^\s*[^\s.?!]+(?:\s+[^\s.?!]+){0,5}\s*$")  # at twelve words: claims typed without a full stop lost precision
 TERSE = True
-_LIST = re.compile(r"\b(any|are there|is there|anything|everything|anyone|has anyone|list|papers|work on|research on)\b", re.I)
+_LIST = re.compile(r"\b(any|are there|is there|anything|everything|anyone|has anyone|list|papers|work on|research on"
+                   r"|an? (?:paper|study|reference|article) (?:on|about|regarding|that|which))\b", re.I)
+# A search label ("Keywords: X", "Topic: X") types a search-box query of any length: papers on X.
+_SEARCH_LABEL = re.compile(r"^\s*(?:keywords?|topics?|subject|search|terms|tags)\s*:", re.I)
 
 # A reader's request to the assistant names no topic: "Recommend papers on speculative decoding"
 # abstained (no paper covers "recommend", which outweighed "decoding"), as did "Point me to",
@@ -223,6 +233,7 @@ _LABELS = frozenset("question q query request".split())
 _SIGN_OFF = frozenset("thanks thank cheers regards".split())
 _ASIDE_WORDS = frozenset("""hey hi hello there sorry one more thing quick question again also btw ok okay so well actually
     just briefly quickly curious i m am im and follow up another last small dear""".split())
+_INTERJECTIONS = frozenset("ok okay so well hmm hm um uh alright right hey hi hello oh".split())
 _QUESTION_WORDS = frozenset("how what which who whose when where why is are do does did can could".split())
 
 
@@ -238,7 +249,7 @@ def _asides(toks: list[str]) -> set[int]:
                 out.update(range(i, j))
     # A leading label, with its own words: "Question:", "Quick question:", "One more question:".
     colon = next((k for k, t in enumerate(toks[:5]) if t == ":"), None)
-    if colon is not None and colon > 0 and toks[colon - 1] in _LABELS:
+    if colon is not None and colon > 0 and (toks[colon - 1] in _LABELS or colon == 1 and _SEARCH_LABEL.match(toks[0] + ":")):
         out.update(range(colon))
     # A greeting or aside before the question proper: "Hey, how many ...?", "Sorry, one more thing:
     # what ...?", "Briefly, which ...?", "I'm curious: how ...?" (the kind was read from "Hey").
@@ -246,6 +257,11 @@ def _asides(toks: list[str]) -> set[int]:
                  and toks[k + 1] in _QUESTION_WORDS), None)
     if stop is not None and all(t in _ASIDE_WORDS or not t.isalnum() for t in toks[:stop]):
         out.update(range(stop + 1))
+    # Interjections typed straight into the question ("ok so which papers ...", "hmm what ..."):
+    # read as topic, "ok" weighed half the question.
+    lead = next((k for k, t in enumerate(toks[:4]) if t not in _INTERJECTIONS), 0)
+    if lead and toks[lead] in _QUESTION_WORDS:
+        out.update(range(lead))
     # "Do you happen to know ...": the asker's aside, not a topic "happen".
     out.update(i for i in range(len(toks) - 2) if toks[i] == "happen" and toks[i + 1] == "to"
                and toks[i + 2] in ("know", "remember", "have"))
@@ -269,6 +285,7 @@ def framing(question: str, toks: list[str], starts: list[int]) -> tuple[set[int]
     requests, situation = _requesting(toks), _situation(toks)
     out = requests | situation | _asides(toks)
     asks = bool(requests) or any(toks[i] in _SITUATION_LISTS | _PRIOR for i in situation)
+    asks = asks or bool(_SEARCH_LABEL.match(question))
     for head in (h for frame in (_FIELD_FRAMES if WHAT_LIST else ()) for h in frame.finditer(question)):
         if not _ABOUT_ONE.search(question[:head.start()] + " " + question[head.end():]):
             # Its words frame the question ("the latest advances", "covered by any paper").
