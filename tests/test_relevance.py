@@ -256,6 +256,21 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("Hey, how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
     ("I was wondering how many parameters GAPrompt trains.", "factoid", "parameters gaprompt trains"),
     ("For point clouds, which method is best?", "other", "point clouds best"),  # a topic, not an aside
+    # The asker's lead-in straight before the question word, and a hedge after the last comma.
+    ("Remind me how many parameters GAPrompt trains?", "factoid", "parameters gaprompt trains"),
+    ("Could you check which loss GAPrompt uses?", "factoid", "loss gaprompt"),
+    ("I'd love to know how many parameters GAPrompt trains.", "factoid", "parameters gaprompt trains"),
+    ("One thing I couldn't figure out: how many parameters does GAPrompt train?", "factoid",
+     "parameters gaprompt train"),
+    ("For my notes, how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
+    ("Do you remember how many parameters GAPrompt trains?", "factoid", "parameters gaprompt trains"),
+    ("Any idea how many parameters GAPrompt trains?", "factoid", "parameters gaprompt trains"),
+    ("How many parameters does GAPrompt train, roughly?", "factoid", "parameters gaprompt train"),
+    ("Which datasets does GAPrompt use, if you know?", "factoid", "datasets gaprompt"),
+    ("Remind me which papers study event cameras.", "list", "event cameras"),
+    # ... but a question's own leading preposition is its phrasing, not a lead-in.
+    ("On which dataset is GAPrompt evaluated?", "other", "dataset gaprompt"),
+    ("Up to how many tasks was GAPrompt evaluated?", "other", "tasks gaprompt"),
     ("For my thesis: how large were the models SLiM was tested on?", "factoid", "large models slim tested"),
     ("I need references on event cameras for a related-work section.", "list", "event cameras"),
     # A topic asked after another: papers on it; "instead" is no topic.

@@ -14,8 +14,9 @@ X?" (each cited a third or less of the gold papers before slips were read with t
 "misspelt question word" "Wich papers study X?".
 
 The factoid questions with a key fact are asked again inside a request, an aside or a greeting
-(`FACTOID_STYLES`: "Quick question: ...", "Hey, ...", "Do you happen to know ...?"), counting key
-facts quoted: each of those cost 13-50 of 205 before asides were read as framing.
+(`FACTOID_STYLES`: "Quick question: ...", "Hey, ...", "Do you happen to know ...?", "Remind me ...?",
+"..., roughly?"), counting key facts quoted: each of those cost 13-60 of 205 before asides, lead-ins and
+hedges were read as framing.
 
 Scope: the style carries the same request; X is the question's own words after the verb, so a
 verb that narrows the request ("propose", "apply") is lost in the other styles and a few gold
@@ -126,6 +127,15 @@ FACTOID_STYLES: dict[str, Callable[[str], str]] = {
     "sorry, one more": lambda q: f"Sorry, one more thing: {_lower_first(q)}",
     "I was wondering": lambda q: f"I was wondering {_lower_first(q).rstrip('?')}.",
     "lower case": lambda q: q.lower().rstrip("?"),
+    "remind me": lambda q: f"Remind me {_lower_first(q).rstrip('?')}?",
+    "any idea": lambda q: f"Any idea {_lower_first(q).rstrip('?')}?",
+    "could you check": lambda q: f"Could you check {_lower_first(q).rstrip('?')}?",
+    "I'd love to know": lambda q: f"I'd love to know {_lower_first(q).rstrip('?')}.",
+    "do you remember": lambda q: f"Do you remember {_lower_first(q).rstrip('?')}?",
+    "couldn't figure out": lambda q: f"One thing I couldn't figure out: {_lower_first(q)}",
+    "for my notes": lambda q: f"For my notes, {_lower_first(q)}",
+    "quick q": lambda q: f"quick q - {_lower_first(q)}",
+    "roughly": lambda q: f"{q.rstrip('?')}, roughly?",
 }
 _FACTOID = re.compile(r"^(?:How|What|Which|Who|By how much|In|On)\b")
 

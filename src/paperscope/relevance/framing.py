@@ -235,6 +235,39 @@ _ASIDE_WORDS = frozenset("""hey hi hello there sorry one more thing quick questi
     just briefly quickly curious i m am im and follow up another last small dear""".split())
 _INTERJECTIONS = frozenset("ok okay so well hmm hm um uh alright right hey hi hello oh".split())
 _QUESTION_WORDS = frozenset("how what which who whose when where why is are do does did can could".split())
+# The asker's own lead-in straight before the question word, with or without a comma: "Remind me
+# how many ...", "Could you check which loss ...", "I'd love to know what ...", "Do you remember
+# how ...", "One thing I couldn't figure out: how ...", "For my notes, what ...", "quick q - how
+# ...". Read as topic, "remind", "check" or "figure" weighed as much as the asked detail (key facts
+# quoted 140-178 of 205, 200 as worded). Only when every word before the question word is one of
+# these: "For diffusion models, how many steps ..." keeps its topic.
+_LEAD_IN = _ASIDE_WORDS | _INTERJECTIONS | frozenset("""i me my you your we us our d ll m s re ve t do does did can
+    could would will should might may is are was be been not don didn couldn can cannot won wouldn isn doesn please
+    kindly really still maybe perhaps now then remind recall remember forget forgot forgotten know knew tell check
+    confirm verify double clarify figure find found understand get got see wonder wondered wondering curious love like
+    want wanted need needed ask asking say look learn out sure idea clue thing things question questions q query
+    notes note record memory for to a the any some about on here it this that one more another""".split())
+_LEAD_WH = frozenset("how what which who whose when where why whether".split())
+# Words that also lead a question's own phrasing ("On which dataset ...", "Up to how many ...", "For
+# which class ...", "And how much ..."): a lead-in of only these is the question, not framing.
+_LEAD_PLAIN = frozenset("for to on up and about a the any some it this that one more another here so".split())
+_LEAD_PREPOSITIONS = frozenset("on to up for about in by of at with from into".split())
+# A hedge after the question's last comma ("..., roughly?", "..., if you know?", "..., by any
+# chance?") qualifies the asking, not the topic.
+_HEDGE = frozenset("""roughly approximately approx exactly precisely ballpark about more or less if you know
+    remember recall any chance by in short brief briefly possible please thanks""".split())
+
+
+def _lead_in(toks: list[str]) -> int:
+    """Where the question proper starts after the asker's lead-in (`_LEAD_IN`: "Remind me how
+    ...", "Any idea which ..."); 0 without one."""
+    first_wh = next((k for k, t in enumerate(toks[:12]) if t in _LEAD_WH), 0)
+    while first_wh and toks[first_wh - 1] in _LEAD_PREPOSITIONS:  # "Can you tell me on which ...": "on" is the question's
+        first_wh -= 1
+    lead_in = [t for t in toks[:first_wh] if t.isalnum()]
+    if lead_in and all(t in _LEAD_IN for t in lead_in) and not all(t in _LEAD_PLAIN for t in lead_in):
+        return first_wh
+    return 0
 
 
 def _asides(toks: list[str]) -> set[int]:
@@ -257,6 +290,11 @@ def _asides(toks: list[str]) -> set[int]:
                  and toks[k + 1] in _QUESTION_WORDS), None)
     if stop is not None and all(t in _ASIDE_WORDS or not t.isalnum() for t in toks[:stop]):
         out.update(range(stop + 1))
+    out.update(range(_lead_in(toks)))
+    comma = max((k for k, t in enumerate(toks) if t == ","), default=-1)
+    tail = [t for t in toks[comma + 1:] if t.isalnum()]
+    if comma > 0 and 0 < len(tail) <= 4 and all(t in _HEDGE for t in tail):
+        out.update(range(comma, len(toks)))
     # Interjections typed straight into the question ("ok so which papers ...", "hmm what ..."):
     # read as topic, "ok" weighed half the question.
     lead = next((k for k, t in enumerate(toks[:4]) if t not in _INTERJECTIONS), 0)
@@ -284,7 +322,9 @@ def framing(question: str, toks: list[str], starts: list[int]) -> tuple[set[int]
         return set(), kind_of(question, False)
     requests, situation = _requesting(toks), _situation(toks)
     out = requests | situation | _asides(toks)
-    asks = bool(requests) or any(toks[i] in _SITUATION_LISTS | _PRIOR for i in situation)
+    # A request word inside the lead-in ("Any idea which ...") asks what the question word asks.
+    lead_in = _lead_in(toks)
+    asks = any(i >= lead_in for i in requests) or any(toks[i] in _SITUATION_LISTS | _PRIOR for i in situation if i >= lead_in)
     asks = asks or bool(_SEARCH_LABEL.match(question))
     for head in (h for frame in (_FIELD_FRAMES if WHAT_LIST else ()) for h in frame.finditer(question)):
         if not _ABOUT_ONE.search(question[:head.start()] + " " + question[head.end():]):
