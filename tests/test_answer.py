@@ -77,6 +77,41 @@ def test_a_question_about_the_papers_parts_or_more_of_it_is_a_follow_up(seeded):
         assert [c.paper_id for c in second.citations] == [first.citations[0].paper_id], (follow_up, second.text)
 
 
+def test_a_follow_up_can_name_papers_of_the_list_by_place():
+    from paperscope.answer.followup import is_follow_up, pointed, unpointed
+
+    for question, places in [("Who wrote the second one?", [2]), ("What does the last paper propose?", [-1]),
+                             ("Tell me more about paper 3.", [3]), ("Is #2 open source?", [2]), ("What is [2] about?", [2]),
+                             ("Compare the first and the third one.", [1, 3]), ("And the latter?", [-1]),
+                             ("What about the third one on the list?", [3]), ("第二篇是谁写的？", [2]),
+                             ("最后一篇讲了什么？", [-1])]:
+        assert pointed(question) == places, question
+        assert is_follow_up(question), question
+    # The field's history, a model's name, a number, a stage: no place in a list.
+    for question in ("Which was the first paper to propose LoRA?", "How does GPT 2 do?", "Which paper reports a 2.5x speedup?",
+                     "What happens in the first stage?", "Which papers use 4 GPUs?", "reference 12% improvement"):
+        assert pointed(question) == [], question
+    assert unpointed("What does [1] propose?") == "What does it propose?"
+
+
+def test_who_wrote_the_second_one_answers_about_the_lists_second_paper(seeded):
+    """"Who wrote the second one?" abstained ("none covers wrote"): the place names a paper of the
+    list, cited whatever its score; after a one-paper answer, places still count in the list."""
+    q = "Which papers address quantization?"
+    first = seeded.ask(q)
+    ids = [c.paper_id for c in first.citations]
+    assert len(ids) >= 2
+    history = [(q, first)]
+    second = seeded.ask("Who wrote the second one?", history=history)
+    assert [c.paper_id for c in second.citations] == [ids[1]], second.text
+    assert all(a in second.text for a in second.citations[0].authors)
+    history.append(("Who wrote the second one?", second))
+    both = seeded.ask("Compare the first and the second one.", history=history)
+    assert [c.paper_id for c in both.citations] == ids[:2], both.text
+    last = seeded.ask("What does the last paper propose?", history=history)
+    assert [c.paper_id for c in last.citations] == [ids[-1]], last.text
+
+
 def test_chinese_question_is_answered_with_the_right_lead_citation(seeded):
     # "Which papers study quantization of large language models?" 量化 also glosses to
     # "quantify", so a paper "Quantifying dataset leakage in LLMs" may follow; the lead

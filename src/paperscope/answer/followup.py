@@ -1,13 +1,17 @@
 """Does a question point back at the previous answer ("What are its two key innovations?")?
 
 A follow-up is answered from the previous answer's papers first (the Assistant restricts the
-candidates to them and falls back to the whole library when none fits).
+candidates to them and falls back to the whole library when none fits); one that names papers
+by their place in that answer ("Who wrote the second one?", "Compare [1] and [3]") is answered
+from those papers (`by_place`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from paperscope.records import Answer, Citation
 from paperscope.text.analyzer import STOPWORDS, raw_terms
 
 _PRONOUNS = {"it", "its", "they", "them", "their", "theirs"}  # name a paper of the previous answer
@@ -39,6 +43,46 @@ def is_follow_up(question: str) -> bool:
     lowered = f" {' '.join(words)} "  # words only: "Who are the authors?" ends in "authors?", not "authors "
     if any(w in _PRONOUNS for w in words) or any(f" {p} " in lowered for p in _REFERRING) or _MORE.search(question):
         return True
-    if _ZH_REFERRING.search(question):
+    if _ZH_REFERRING.search(question) or pointed(question):
         return True
     return any(w in _DEMONSTRATIVES for w in words) and len(content) <= 4
+
+
+# Which paper of the previous answer a follow-up names by its place: "Who wrote the second one?",
+# "the last paper", "paper 3", "#2", "[2]", "the latter"; "第二篇", "第2篇论文". Not "the first paper
+# to propose X" (a question about the field's history, not a pointer).
+_ORDINALS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+_ORDINALS |= {f"{i}{s}": i for i, s in zip(range(1, 11), "st nd rd th th th th th th th".split())}
+_ORDINALS |= {"last": -1, "former": 1, "latter": -1}
+_NOUNS = r"(?:one|paper|article|work|study|result|entry|item|citation|reference|source)"
+_ORDINAL = re.compile(rf"\bthe\s+({'|'.join(_ORDINALS)})(?:\s+{_NOUNS}\b|(?=\s*(?:[?.!,;:]|$)|\s+(?:and|or|vs)\b))"
+                      r"(?!\s+(?:to|that|which|who|ever|about|in|of|for)\b|\s+on\s+(?!the\s+list))", re.I)
+_NUMBERED = re.compile(rf"(?:\b{_NOUNS}|\bnumber|\bno\.|#)\s*\[?(\d{{1,2}})\]?(?![\w%]|\.\d)|\[(\d{{1,2}})\]", re.I)
+_ZH_NUMBERS = {c: i for i, c in enumerate("一二三四五六七八九十", 1)}
+_ZH_ORDINAL = re.compile(r"第\s*([一二三四五六七八九十]|\d{1,2})\s*(?:篇|个|项|条)|最后一(?:篇|个|项|条)")
+
+
+def pointed(question: str) -> list[int]:
+    """The places (1-based; -1 = the last) of the previous answer's papers that `question` names
+    by their place ("Compare the first and the third one"), in the question's order; [] if none."""
+    found = [(m.start(), _ORDINALS[m.group(1).lower()]) for m in _ORDINAL.finditer(question)]
+    found += [(m.start(), int(m.group(1) or m.group(2))) for m in _NUMBERED.finditer(question)]
+    found += [(m.start(), -1 if m.group(1) is None else _ZH_NUMBERS.get(m.group(1)) or int(m.group(1)))
+              for m in _ZH_ORDINAL.finditer(question)]
+    return list(dict.fromkeys(place for _, place in sorted(found)))
+
+
+def by_place(answers: Sequence[Answer], question: str) -> list[Citation]:
+    """The cited papers that `question` names by place (`pointed`) in the latest of the earlier
+    `answers` that listed more than one (after "Who wrote the second one?" answered with one
+    paper, "And the first one?" still means the list's); places past the end are ignored."""
+    lists = [a for a in answers if len(a.citations) > 1] or list(answers)
+    cites = lists[-1].citations if lists else []
+    n = len(cites)
+    return [cites[p - 1 if p > 0 else n + p] for p in pointed(question) if 0 < p <= n or -n <= p < 0]
+
+
+def unpointed(question: str) -> str:
+    """`question` with each place it names read as "it" ("What does [1] propose?" -> "What does it
+    propose?"): what to quote is read from the rest, not from "[1]" or "second"."""
+    return _NUMBERED.sub("it", _ORDINAL.sub("it", question))

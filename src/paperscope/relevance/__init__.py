@@ -343,7 +343,12 @@ class Relevance:
         return Scored(replace(q, kind="list"), qv, evidence, contribution=kind)
 
     def decide(self, scored: Scored, corpus: CorpusStats, limit: int | None, follow_up: bool = False,
-               every: bool = False) -> Decision:
+               every: bool = False, named: Sequence[str] = ()) -> Decision:
+        """`named`: papers the asker picked by place ("the second one"), cited in that order
+        whatever their score: the asker chose them, the model did not."""
+        if named:
+            return Decision(sorted((ev for ev in scored.evidence if ev.paper.paper_id in named),
+                                   key=lambda ev: list(named).index(ev.paper.paper_id)))
         cite, related = self.thresholds()
 
         def covered(ev: Evidence) -> set[str]:
