@@ -297,6 +297,15 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("ok so which papers study event cameras", "list", "event cameras"),
     ("hmm how many parameters does GAPrompt train?", "factoid", "parameters gaprompt train"),
     ("What is the paper's main result?", "factoid", "result"),  # a detail of one paper stays one
+    # The field's work through its subject or usual practice; one paper's detail stays a factoid.
+    ("How do papers evaluate hallucination in large language models?", "list", "hallucination large language models"),
+    ("How can we reduce hallucination in LLMs?", "list", "reduce hallucination llm"),
+    ("Which methods improve sample efficiency in RL?", "list", "improve sample efficiency rl"),
+    ("What datasets are commonly used for visual question answering?", "list",
+     "datasets visual question answering"),
+    ("Which methods does SLiM combine?", "factoid", "slim combine"),
+    ("Which method improves sample efficiency in RL?", "factoid", "improves sample efficiency rl"),
+    ("How do the authors evaluate it?", "factoid", "authors"),
     ("Well-posedness of which equations is studied?", "other", "well posedness equations"),  # "well" no interjection
 ])
 def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):

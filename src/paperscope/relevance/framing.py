@@ -12,7 +12,7 @@
   request, a search-box query), else `other` (claims, statements).
 Each rule reads a word as framing only in its place ("a student model", "a Gaussian prior", "Point
 cloud registration", "reading list generation" stay topics). Measured by `paperscope bench
---sections phrasings` (the same questions in 57 wordings) and docs/measurements.md (2026-12-06).
+--sections phrasings` (the same questions in 60 wordings) and docs/measurements.md (2026-12-06).
 Leaves out: any syntax beyond these patterns; Chinese (its framing is `text.zh`'s).
 """
 
@@ -80,6 +80,18 @@ _FIELD_FRAMES = (
                r"papers|authors|others|works|studies|methods|approaches|groups|scientists|practitioners)\s+"
                r"(?:approach|approached|tackle|tackled|address|addressed|handle|handled|solve|solved|deal\s+with|"
                r"dealt\s+with|study|studied|model|modeled|treat|treated|think\s+about|go\s+about)\b", re.I),
+    # The field's work asked through its subject or its usual practice: "How do papers evaluate X?",
+    # "How can we reduce X?", "Which methods improve X?", "What datasets are commonly used for X?"
+    # (each read as a detail of one paper, so one paper cited). Not "Which methods does X combine?"
+    # (an auxiliary: `_ABOUT_ONE`), "Which method improves X?" (one), "How can you ...".
+    re.compile(r"^\s*how\s+(?:do|did|can|could|should|might|would|have)\s+(?:(?:other|recent|existing|different)\s+)?"
+               r"(?:researchers|people|papers|works|studies|scientists|practitioners|we|one)\b(?:\s+(?:approach|tackle|"
+               r"address|handle|solve|deal\s+with|make\s+progress\s+on|go\s+about|think\s+about)\b)?"
+               r"|^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:approaches|methods|techniques|algorithms|models|architectures|"
+               r"frameworks|strategies|solutions|systems)(?=\s+(?!(?:do|does|did|is|was|are|were|has|have|had|can|could|"
+               r"should|would|of|for|in|on|to|with|from|that|which|the|a|an|and|or)\b)[a-z]+(?<![^su]s)\b)"
+               r"|^\s*(?:which|what)(?=\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+(?:are|is|were)\s+(?:most\s+)?(?:commonly|typically|"
+               r"usually|generally|widely|often|frequently|mostly)\b)", re.I),
     # "How many papers study X?": a count of the papers on X, so the papers (it cited one).
     re.compile(r"^\s*how\s+many\s+(?:of\s+(?:the|these|your)\s+)?(?:papers|works|studies|articles|publications|abstracts)\b",
                re.I),

@@ -49,12 +49,13 @@ around regarding related relating relevant concerning about on in of for to with
 than rather
 """.split())
 _GENRE_STEMS = frozenset(_stemmer().stemWords(sorted(QUESTION_GENRE)))
-# Function words the stopword list lacks: no topic ("Which works touch upon interpretability?"
-# abstained, no paper covering "upon interpretability"), though a quote may hold them ("Which
-# method is it built upon?" is answered by "... builds upon the hybrid proximal extragradient
-# framework"), so they stay content for quotes (`scaffolding=False`).
-_FUNCTION = frozenset("upon toward towards amongst whilst whereby thereby therein hence thus etc unto instead either "
-                      "else anymore likewise similarly additionally furthermore moreover".split())
+# Function words the stopword list lacks, and adverbs of frequency ("commonly used": how often, not
+# what): no topic ("Which works touch upon interpretability?" abstained, no paper covering "upon
+# interpretability"), though a quote may hold them ("Which method is it built upon?" is answered by
+# "... builds upon the hybrid proximal extragradient framework"), so they stay content for quotes.
+_FUNCTION = frozenset("upon toward towards amongst whilst whereby thereby therein hence thus etc unto instead either else "
+                      "anymore likewise similarly additionally furthermore moreover commonly typically usually generally "
+                      "widely often frequently mostly sometimes rarely always normally".split())
 
 # "|" separates parts as a comma does, but never makes a list (`SEPARATE`).
 # A run of CJK or kana is one word: the cross-lingual path keeps a Japanese word it cannot
