@@ -91,7 +91,12 @@ _FIELD_FRAMES = (
                r"frameworks|strategies|solutions|systems)(?=\s+(?!(?:do|does|did|is|was|are|were|has|have|had|can|could|"
                r"should|would|of|for|in|on|to|with|from|that|which|the|a|an|and|or)\b)[a-z]+(?<![^su]s)\b)"
                r"|^\s*(?:which|what)(?=\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+(?:are|is|were)\s+(?:most\s+)?(?:commonly|typically|"
-               r"usually|generally|widely|often|frequently|mostly)\b)", re.I),
+               r"usually|generally|widely|often|frequently|mostly)\b)"
+               # "What are the open problems in X?", "the limitations of X": the papers that discuss them
+               r"|^\s*what(?:'s|\s+is|\s+are|\s+were)?(?:\s+(?:the|some))?(?=\s+(?:(?:main|key|major|current|biggest|"
+               r"remaining|known|common|open|fundamental)\s+)*(?:limitations|challenges|open\s+(?:problems|questions)|"
+               r"drawbacks|weaknesses|shortcomings|(?:future|research)\s+directions|risks|pitfalls|bottlenecks|obstacles)"
+               r"\s+(?:of|in|for|with|facing|around)\b)", re.I),
     # "How many papers study X?": a count of the papers on X, so the papers (it cited one).
     re.compile(r"^\s*how\s+many\s+(?:of\s+(?:the|these|your)\s+)?(?:papers|works|studies|articles|publications|abstracts)\b",
                re.I),
