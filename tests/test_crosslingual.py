@@ -186,6 +186,17 @@ def test_a_chinese_request_or_situation_is_framing_not_topic(zh):
     assert zh.ask("有哪些关于推荐的论文？").abstained  # 推荐 alone is the topic (no recommender paper here)
 
 
+def test_methods_and_how_often_are_no_chinese_topic_words(zh):
+    """方法 glossed "method or way or means or methodology" and 常用 "ordinary": parts of the question
+    ("哪些方法可以提高 X" abstained over 20,000 abstracts where "哪些论文提高 X" cited nine papers)."""
+    snap = zh.catalog.snapshot()
+    for question, analysis in [("哪些方法可以提高模型量化的效率？", "Which papers"), ("模型量化常用哪些方法？", "Which papers")]:
+        t = zh.gather.crosslingual.translate(question, snap)
+        assert t.analysis.startswith(analysis) and not {"method", "means", "ordinary"} & set(t.analysis.split()), t
+    plain = {c.paper_id for c in zh.ask("有没有模型量化的论文？").citations}
+    assert {c.paper_id for c in zh.ask("有哪些模型量化的方法？").citations} == plain
+
+
 def test_chinese_follow_ups_ask_about_the_paper_just_named(zh):
     """它 (it), 这篇论文 (this paper), 作者 (the authors), 代码 (the code), 再详细说说 (tell me more) point
     back at the previous answer (each cited other papers or abstained on "persuade", "author");

@@ -148,8 +148,10 @@ _ZH_STOP = frozenset(
     "帮忙 找 找找 查找 告诉 知道 谁 做过 研究过 发表 发表过 有人 同事 导师 项目 课题 参考文献 相关工作 已有 现有 现状 "
     "前沿 发展 谢谢 能不能 可不可以 入门 开始 先 几 几篇 多少篇 适合 最适合 最 "
     # The asker's verdict on the papers wanted ("经典论文", "必读论文", "有什么好的 X 论文"), and 领域 (the
-    # field of X; its terms, 领域自适应, segment whole).
-    "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力".split()
+    # field of X; its terms, 领域自适应, segment whole); methods and how often, as in English ("哪些方法可以提高 X":
+    # "method or means or methodology" weighed a quarter of it).
+    "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力 "
+    "方法 办法 手段 途径 常用 常见 通常 一般 经常 往往".split()
 )
 MAX_GLOSSES = 4
 _ZH_OR = frozenset({"或", "或者", "还是"})
@@ -276,7 +278,7 @@ GLOSSARY.update({
     "定位": ["localization"], "建图": ["mapping"], "避障": ["obstacle avoidance"], "人形机器人": ["humanoid robots"],
     "连续体机器人": ["continuum robots"], "手术机器人": ["surgical robots"], "康复机器人": ["rehabilitation robots"],
     "边缘计算": ["edge computing"], "推理加速": ["inference acceleration"], "投机解码": ["speculative decoding"],
-    "推测解码": ["speculative decoding"], "键值缓存": ["kv cache"], "编译器": ["compiler"], "硬件": ["hardware"],
+    "推测解码": ["speculative decoding"], "键值缓存": ["kv cache"], "编译器": ["compiler"], "硬件": ["hardware"], "指标": ["metric", "metrics", "indicator"],
     # 推理 is inference as well as reasoning; the corpus glossary wrote only "llm reasoning" for
     # these, and "哪些论文和大语言模型推理加速有关？" (LLM inference acceleration) abstained.
     "大模型推理": ["llm | inference or reasoning"], "大语言模型推理": ["llm | inference or reasoning"],
@@ -368,7 +370,9 @@ def runs(text: str) -> list[str | list[str]]:
         if run:
             out.append(run)
             run = []
-        if piece in _ZH_OR:
+        if piece in ("方法", "办法", "手段", "途径") and out and out[-1] == "or":
+            out.pop()  # "指标或方法": the alternative was scaffolding, so no "or" is left hanging
+        elif piece in _ZH_OR:
             out.append("or")  # alternatives: "训练数据或评测数据"
         elif piece == "-" and out and isinstance(out[-1], str) and out[-1] != "or":
             out[-1] += "-"  # jieba cuts "Oracle-MoE" into "Oracle", "-", "MoE": keep the name whole
@@ -377,9 +381,7 @@ def runs(text: str) -> list[str | list[str]]:
             if words and out and isinstance(out[-1], str) and out[-1].endswith("-"):
                 out[-1] += words.pop(0)
             out.extend(words)
-    if run:
-        out.append(run)
-    return out
+    return [*out, run] if run else out
 
 
 def glosses(word: str) -> list[str]:
