@@ -278,11 +278,11 @@ GLOSSARY.update({
     "定位": ["localization"], "建图": ["mapping"], "避障": ["obstacle avoidance"], "人形机器人": ["humanoid robots"],
     "连续体机器人": ["continuum robots"], "手术机器人": ["surgical robots"], "康复机器人": ["rehabilitation robots"],
     "边缘计算": ["edge computing"], "推理加速": ["inference acceleration"], "投机解码": ["speculative decoding"],
-    "推测解码": ["speculative decoding"], "键值缓存": ["kv cache"], "编译器": ["compiler"], "硬件": ["hardware"], "指标": ["metric", "metrics", "indicator"],
+    "推测解码": ["speculative decoding"], "键值缓存": ["kv cache"], "编译器": ["compiler"], "硬件": ["hardware"],
     # 推理 is inference as well as reasoning; the corpus glossary wrote only "llm reasoning" for
     # these, and "哪些论文和大语言模型推理加速有关？" (LLM inference acceleration) abstained.
     "大模型推理": ["llm | inference or reasoning"], "大语言模型推理": ["llm | inference or reasoning"],
-    "多步推理": ["multi-step reasoning"],
+    "多步推理": ["multi-step reasoning"], "指标": ["metric", "metrics", "indicator"],
 })
 
 # Cue words of the question's kind: a number or name asked for, or a list of papers.
