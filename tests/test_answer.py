@@ -112,6 +112,22 @@ def test_who_wrote_the_second_one_answers_about_the_lists_second_paper(seeded):
     assert [c.paper_id for c in last.citations] == [ids[-1]], last.text
 
 
+def test_which_of_those_cites_each_listed_paper_it_asks_for(seeded):
+    """After "Which papers deal with large language models?" (a dozen papers), "Which of those use
+    quantization?" cited NestQuant alone (a follow-up cited its best paper); read with the earlier
+    question, a paper on LLMs alone also reached the threshold."""
+    from paperscope.answer.followup import scoring_text
+
+    assert scoring_text("Which of those use quantization?", "Q") == "Which of those use quantization?"
+    assert scoring_text("How large were the models?", "Q") == "How large were the models? Q"
+    q = "Which papers deal with large language models?"
+    first = seeded.ask(q)
+    quant = {"004_1ed39a575c500c91.txt:2", "004_1ed39a575c500c91.txt:10"}  # SLiM, NestQuant
+    assert quant <= {c.paper_id for c in first.citations}
+    second = seeded.ask("Which of those use quantization?", history=[(q, first)])
+    assert {c.paper_id for c in second.citations} == quant, second.text
+
+
 def test_chinese_question_is_answered_with_the_right_lead_citation(seeded):
     # "Which papers study quantization of large language models?" 量化 also glosses to
     # "quantify", so a paper "Quantifying dataset leakage in LLMs" may follow; the lead

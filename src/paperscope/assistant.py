@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, Draft, History
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
-from paperscope.answer.followup import by_place, is_follow_up, unpointed
+from paperscope.answer.followup import by_place, is_follow_up, scoring_text, unpointed
 from paperscope.answer.plan import AbstainReason, Plan, abstention_text, related_text
 from paperscope.answer.verify import Verified, removal_notes, verify
 from paperscope.crosslingual import CrossLingual
@@ -257,7 +257,7 @@ class Assistant:
             # topic; what to quote: judged with the follow-up's own words.
             named = [c.paper_id for c in by_place(prior, question)]  # "Who wrote the second one?"
             restrict = set(named) or {c.paper_id for c in last.citations}
-            scored = self.scored(f"{question} {earlier}", snapshot, filters, restrict=restrict)
+            scored = self.scored(scoring_text(question, earlier), snapshot, filters, restrict=restrict)
             decision = self.relevance.decide(scored, snapshot, limit, follow_up=True, named=named)
             if not decision.abstain:
                 foreign = self.crosslingual.translate(question, snapshot)

@@ -86,3 +86,17 @@ def unpointed(question: str) -> str:
     """`question` with each place it names read as "it" ("What does [1] propose?" -> "What does it
     propose?"): what to quote is read from the rest, not from "[1]" or "second"."""
     return _NUMBERED.sub("it", _ORDINAL.sub("it", question))
+
+
+# "Which of those use quantization?", "Do any of them study MoE?": a question that picks among the
+# previous answer's papers by its own words (read with the earlier question, a paper on the earlier
+# topic alone reached the cite threshold: "Scaling Inference-Efficient Language Models" for
+# quantization after "Which papers deal with LLMs?").
+_NARROWS = re.compile(r"\b(?:which|what|any|some|all|none|each)\s+(?:ones|of\s+(?:those|these|them|the\s+(?:above|papers"
+                      r"|ones)))\b", re.I)
+
+
+def scoring_text(question: str, earlier: str) -> str:
+    """What a follow-up's candidates are scored with: the question with the earlier one (which of
+    the previous papers "it" is), or alone when it picks among them (`_NARROWS`)."""
+    return question if _NARROWS.search(question) else f"{question} {earlier}"

@@ -9,7 +9,8 @@ Given the candidates most likely first (probabilities from the relevance model):
 - abstain when no paper reaches the cite threshold, naming the parts of the question that no
   candidate covers (or, when each part is covered somewhere, that no paper covers them together).
 A follow-up restricted to the previous answer's papers cites its best paper from the related
-threshold up: the question names those papers ("it", "their models").
+threshold up: the question names those papers ("it", "their models"); one that asks which of
+them ("Which of those use quantization?") cites each from the cite threshold up.
 The thresholds were measured on held-out questions (`paperscope.bench.relevance_train`).
 """
 
@@ -100,7 +101,9 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         return Decision()
     if follow_up:
         best = evidence[0]
-        return Decision([best]) if best.support >= related else Decision()
+        # "Which of those use quantization?" asks for each listed paper that does, not the best one.
+        listed = [ev for ev in evidence if ev.support >= cite][:limit] if scored.question.kind == "list" else []
+        return Decision(listed or [best]) if best.support >= related else Decision()
     # Whether to answer at all is decided as for `ask` (the best paper reaches `cite`); a list
     # then reaches further down: on list questions whose papers rank far down (held-out topics),
     # a lower threshold keeps precision and finds many more of them (relevance_train).
