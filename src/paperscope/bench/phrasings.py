@@ -120,24 +120,30 @@ def _lower_first(q: str) -> str:
     return q[:1].lower() + q[1:]
 
 
+def _around(template: str) -> Callable[[str], str]:
+    """The question inside `template`: "{}" is the question with its first letter lowered, "{?}"
+    the same without its question mark."""
+    return lambda q: template.replace("{?}", _lower_first(q).rstrip("?")).replace("{}", _lower_first(q))
+
+
 # The libraries' factoid questions with a key fact ("How many ...?", "What ...?"), asked inside a
 # request, an aside or a greeting: the key fact quoted, beside the question as worded.
 FACTOID_STYLES: dict[str, Callable[[str], str]] = {
-    "can you tell me": lambda q: f"Can you tell me {_lower_first(q).rstrip('?')}?",
-    "quick question": lambda q: f"Quick question: {_lower_first(q)}",
-    "happen to know": lambda q: f"Do you happen to know {_lower_first(q).rstrip('?')}?",
-    "hey": lambda q: f"Hey, {_lower_first(q)}",
-    "sorry, one more": lambda q: f"Sorry, one more thing: {_lower_first(q)}",
-    "I was wondering": lambda q: f"I was wondering {_lower_first(q).rstrip('?')}.",
+    "can you tell me": _around("Can you tell me {?}?"),
+    "quick question": _around("Quick question: {}"),
+    "happen to know": _around("Do you happen to know {?}?"),
+    "hey": _around("Hey, {}"),
+    "sorry, one more": _around("Sorry, one more thing: {}"),
+    "I was wondering": _around("I was wondering {?}."),
     "lower case": lambda q: q.lower().rstrip("?"),
-    "remind me": lambda q: f"Remind me {_lower_first(q).rstrip('?')}?",
-    "any idea": lambda q: f"Any idea {_lower_first(q).rstrip('?')}?",
-    "could you check": lambda q: f"Could you check {_lower_first(q).rstrip('?')}?",
-    "I'd love to know": lambda q: f"I'd love to know {_lower_first(q).rstrip('?')}.",
-    "do you remember": lambda q: f"Do you remember {_lower_first(q).rstrip('?')}?",
-    "couldn't figure out": lambda q: f"One thing I couldn't figure out: {_lower_first(q)}",
-    "for my notes": lambda q: f"For my notes, {_lower_first(q)}",
-    "quick q": lambda q: f"quick q - {_lower_first(q)}",
+    "remind me": _around("Remind me {?}?"),
+    "any idea": _around("Any idea {?}?"),
+    "could you check": _around("Could you check {?}?"),
+    "I'd love to know": _around("I'd love to know {?}."),
+    "do you remember": _around("Do you remember {?}?"),
+    "couldn't figure out": _around("One thing I couldn't figure out: {}"),
+    "for my notes": _around("For my notes, {}"),
+    "quick q": _around("quick q - {}"),
     "roughly": lambda q: f"{q.rstrip('?')}, roughly?",
 }
 _FACTOID = re.compile(r"^(?:How|What|Which|Who|By how much|In|On)\b")
