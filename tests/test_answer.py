@@ -126,6 +126,10 @@ def test_which_of_those_cites_each_listed_paper_it_asks_for(seeded):
     assert quant <= {c.paper_id for c in first.citations}
     second = seeded.ask("Which of those use quantization?", history=[(q, first)])
     assert {c.paper_id for c in second.citations} == quant, second.text
+    # None of those fits: said so, not answered from the rest of the library (it cited FlashTP).
+    none = seeded.ask("Which of them study protein folding?", history=[(q, first), ("Which of those use quantization?", second)])
+    assert none.abstained and none.text.startswith("None of the papers of the previous answer"), none.text
+    assert {n.paper_id for n in none.nearest} <= quant
 
 
 def test_chinese_question_is_answered_with_the_right_lead_citation(seeded):

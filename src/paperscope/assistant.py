@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, Draft, History
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
-from paperscope.answer.followup import by_place, is_follow_up, scoring_text, unpointed
+from paperscope.answer.followup import by_place, is_follow_up, narrows, scoring_text, unpointed
 from paperscope.answer.plan import AbstainReason, Plan, abstention_text, related_text
 from paperscope.answer.verify import Verified, removal_notes, verify
 from paperscope.crosslingual import CrossLingual
@@ -253,18 +253,18 @@ class Assistant:
                 standalone = self.answerer.rewrite(question, history or []) or standalone
             except Exception as exc:
                 notes.append(f"follow-up rewrite failed ({type(exc).__name__}: {_safe(exc)}); used the heuristic")
-            # Which of the previous answer's papers is meant: judged with the earlier question's
-            # topic; what to quote: judged with the follow-up's own words.
+            # Which previous paper is meant: judged with the earlier question; the quote: with the follow-up's words.
             named = [c.paper_id for c in by_place(prior, question)]  # "Who wrote the second one?"
             restrict = set(named) or {c.paper_id for c in last.citations}
             scored = self.scored(scoring_text(question, earlier), snapshot, filters, restrict=restrict)
             decision = self.relevance.decide(scored, snapshot, limit, follow_up=True, named=named)
-            if not decision.abstain:
+            if not decision.abstain or narrows(question):  # "Which of those ...?" stays among those papers
                 foreign = self.crosslingual.translate(question, snapshot)
                 focus = foreign.english if foreign is not None else to_english_query(unpointed(question))
                 self.relevance.quote(scored, decision.cited, snapshot, focus, self.embedder.embed([focus])[0])
                 self.crosslingual.quote(question, snapshot, decision.cited)
-                return Plan(base.question, standalone, scored.evidence, decision.cited, notes=notes)
+                return Plan(base.question, standalone, scored.evidence, decision.cited, notes=notes,
+                            abstain=AbstainReason.NONE_OF_THOSE if decision.abstain else None)
         scored = self.scored(question, snapshot, filters)
         decision = self.relevance.decide(scored, snapshot, limit)
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)

@@ -96,7 +96,13 @@ _NARROWS = re.compile(r"\b(?:which|what|any|some|all|none|each)\s+(?:ones|of\s+(
                       r"|ones)))\b", re.I)
 
 
+def narrows(question: str) -> bool:
+    """Does the follow-up pick among the previous answer's papers ("Which of those ...?")? Then it
+    is scored with its own words, and none of them fitting is the answer, not the whole library's."""
+    return bool(_NARROWS.search(question))
+
+
 def scoring_text(question: str, earlier: str) -> str:
     """What a follow-up's candidates are scored with: the question with the earlier one (which of
-    the previous papers "it" is), or alone when it picks among them (`_NARROWS`)."""
-    return question if _NARROWS.search(question) else f"{question} {earlier}"
+    the previous papers "it" is), or alone when it picks among them (`narrows`)."""
+    return question if narrows(question) else f"{question} {earlier}"

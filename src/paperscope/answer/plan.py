@@ -19,6 +19,7 @@ class AbstainReason(Enum):
     NO_SEARCHABLE_WORDS = "the question has no searchable words"
     NO_MATCH_FOR_FILTERS = "no papers match the filters"
     NO_SUPPORTING_PAPER = "no paper supports an answer"
+    NONE_OF_THOSE = "no paper of the previous answer supports an answer"  # "Which of those ...?"
 
 
 @dataclass
@@ -50,12 +51,14 @@ _TEXT = {
            "partial": "No paper in the corpus addresses this question: its parts appear in different papers, "
                       "but no paper covers them together.",
            "none": "No paper in the corpus addresses this question.",
+           "none_of_those": "None of the papers of the previous answer addresses this.",
            "nearest": "\nThe nearest papers are weaker matches:\n", "related": f"{RELATED_HEAD} (not cited):\n",
            "or": " or "},
     "zh": {"no_words": "问题中没有可检索的词，无法匹配任何论文。", "empty": "文献库为空：{detail}。",
            "filters": "没有论文符合筛选条件：{detail}。", "uncovered": "语料库中没有论文回答这个问题：没有论文涉及{parts}。",
            "partial": "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。",
            "none": "语料库中没有论文回答这个问题。", "nearest": "\n最接近的论文（较弱的匹配）：\n",
+           "none_of_those": "上一个回答中的论文都不涉及这个问题。",
            "related": "相关但较弱的匹配（未引用）：\n", "or": "或"},
 }
 
@@ -78,13 +81,15 @@ def abstention_text(plan: Plan) -> str:
         text = t["empty"].format(detail=plan.detail)
     elif plan.abstain is AbstainReason.NO_MATCH_FOR_FILTERS:
         text = t["filters"].format(detail=plan.detail)
+    elif plan.abstain is AbstainReason.NONE_OF_THOSE:
+        text = t["none_of_those"]
     elif plan.uncovered:
         text = t["uncovered"].format(parts=_listing(plan.uncovered, t["or"]))
     elif plan.partial:
         text = t["partial"]
     else:
         text = t["none"]
-    if plan.nearest and plan.abstain is AbstainReason.NO_SUPPORTING_PAPER:
+    if plan.nearest and plan.abstain in (AbstainReason.NO_SUPPORTING_PAPER, AbstainReason.NONE_OF_THOSE):
         text += t["nearest"] + _names(plan.nearest)
     return text
 
