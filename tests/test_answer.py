@@ -120,6 +120,10 @@ def test_which_of_those_cites_each_listed_paper_it_asks_for(seeded):
 
     assert scoring_text("Which of those use quantization?", "Q") == "Which of those use quantization?"
     assert scoring_text("How large were the models?", "Q") == "How large were the models? Q"
+    from paperscope.answer.followup import narrows
+
+    assert narrows("So, are any of these about images?") and narrows("其中哪些用到了剪枝？")
+    assert not narrows("Anything on combining answers from annotators when some of them may collude?")
     q = "Which papers deal with large language models?"
     first = seeded.ask(q)
     quant = {"004_1ed39a575c500c91.txt:2", "004_1ed39a575c500c91.txt:10"}  # SLiM, NestQuant

@@ -197,6 +197,19 @@ def test_methods_and_how_often_are_no_chinese_topic_words(zh):
     assert {c.paper_id for c in zh.ask("有哪些模型量化的方法？").citations} == plain
 
 
+def test_chinese_which_of_them_picks_among_the_previous_papers(zh):
+    """"其中哪些用到了剪枝？" (which of them use pruning) was no follow-up and read 其中 as "among / in /
+    included among these": it picks among the previous answer's papers, or says none of them fits."""
+    q = "哪些论文研究大语言模型的量化？"
+    first = zh.ask(q)
+    slim = "004_1ed39a575c500c91.txt:2"
+    assert slim in {c.paper_id for c in first.citations}, first.text
+    second = zh.ask("其中哪些用到了剪枝？", history=[(q, first)])
+    assert [c.paper_id for c in second.citations] == [slim], second.text
+    none = zh.ask("这些论文中哪些和蛋白质折叠有关？", history=[(q, first)])
+    assert none.abstained and none.text.startswith("上一个回答中的论文都不涉及"), none.text
+
+
 def test_chinese_follow_ups_ask_about_the_paper_just_named(zh):
     """它 (it), 这篇论文 (this paper), 作者 (the authors), 代码 (the code), 再详细说说 (tell me more) point
     back at the previous answer (each cited other papers or abstained on "persuade", "author");

@@ -43,7 +43,7 @@ def is_follow_up(question: str) -> bool:
     lowered = f" {' '.join(words)} "  # words only: "Who are the authors?" ends in "authors?", not "authors "
     if any(w in _PRONOUNS for w in words) or any(f" {p} " in lowered for p in _REFERRING) or _MORE.search(question):
         return True
-    if _ZH_REFERRING.search(question) or pointed(question):
+    if _ZH_REFERRING.search(question) or pointed(question) or narrows(question):
         return True
     return any(w in _DEMONSTRATIVES for w in words) and len(content) <= 4
 
@@ -92,8 +92,10 @@ def unpointed(question: str) -> str:
 # previous answer's papers by its own words (read with the earlier question, a paper on the earlier
 # topic alone reached the cite threshold: "Scaling Inference-Efficient Language Models" for
 # quantization after "Which papers deal with LLMs?").
-_NARROWS = re.compile(r"\b(?:which|what|any|some|all|none|each)\s+(?:ones|of\s+(?:those|these|them|the\s+(?:above|papers"
-                      r"|ones)))\b", re.I)
+_NARROWS = re.compile(r"^\W*(?:[\w']+\W+){0,2}?(?:which|what|any|some|all|none|each)\s+(?:ones|of\s+(?:those|these|them|"
+                      r"the\s+(?:above|papers|ones)))\b"  # near the start; 其中哪些 / 这些论文中有没有 / 它们之中
+                      r"|其中(?:有)?(?:哪|有没有|是否)|[这那]些(?:论文|文章|工作)?(?:中|里|之中|当中)"
+                      r"|它们(?:中|之中|当中|里)", re.I)
 
 
 def narrows(question: str) -> bool:

@@ -139,7 +139,7 @@ _ZH_STOP = frozenset(
     "的 了 吗 呢 吧 哪些 哪个 哪篇 什么 哪 有没有 有无 关于 有 是 在 和 与 及 或 论文 文章 研究 工作 方面 "
     "这 那 些 篇 一 个 中 对 把 被 用 如何 怎么 怎样 为什么 是否 请问 请 列出 介绍 相关 有关 涉及 提出 "
     "只 需要 多大 多少 多高 多快 本身 关注 用到 用到了 到 能 可以 最多 上 时 做 基于 使用 采用 进行 一种 "
-    "哪种 哪一种 主要 通过 所有 或者 或 和 以及 思路 问题 从 如何 下 里 其 该 它 它们 他们 我们 时候 "
+    "哪种 哪一种 主要 通过 所有 或者 或 和 以及 思路 问题 从 如何 下 里 其 其中 该 它 它们 他们 我们 时候 "
     # The asker's requests and situation ("请推荐一些关于 X 的论文", "我在写关于 X 的毕业论文", "X 方面有什么
     # 进展", "我想了解一下 X，应该读哪些论文"): glossed, they were the topic ("recommendation", "write",
     # "headway", 读 "comma"). Not 搜索 (architecture search), 综述 (the survey genre), nor 推荐 itself
