@@ -344,11 +344,7 @@ class Relevance:
 
     def decide(self, scored: Scored, corpus: CorpusStats, limit: int | None, follow_up: bool = False,
                every: bool = False, named: Sequence[str] = ()) -> Decision:
-        """`named`: papers the asker picked by place ("the second one"), cited in that order
-        whatever their score: the asker chose them, the model did not."""
-        if named:
-            return Decision(sorted((ev for ev in scored.evidence if ev.paper.paper_id in named),
-                                   key=lambda ev: list(named).index(ev.paper.paper_id)))
+        """`decision.decide` with the measured thresholds; `named`: papers picked by place."""
         cite, related = self.thresholds()
 
         def covered(ev: Evidence) -> set[str]:
@@ -358,7 +354,7 @@ class Relevance:
         if not follow_up and scored.contribution is None:
             scored = self.missing_term(scored, covered)
         decision = decide(scored, cite, related, limit, follow_up=follow_up, covered=covered, every=every,
-                          listing=self.list_threshold())
+                          listing=self.list_threshold(), picked=named)
         if decision.abstain and scored.contribution is not None:
             # What no paper covers is the contribution itself, not the question's words (which
             # most abstracts use in passing).

@@ -17,7 +17,7 @@ The thresholds were measured on held-out questions (`paperscope.bench.relevance_
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -92,11 +92,15 @@ def compared(question: str, evidence: list[Evidence]) -> list[Evidence]:
 
 def decide(scored: Scored, cite: float, related: float, limit: int | None, follow_up: bool = False,
            covered: Callable[[Evidence], set[str]] | None = None, every: bool = False,
-           listing: float | None = None) -> Decision:
+           listing: float | None = None, picked: Sequence[str] = ()) -> Decision:
     """See the module docstring; `every` (find_all) lists every paper that reaches the cite
     threshold, whatever the question's kind, or, given `listing`, every paper from that
-    threshold down once the best one reaches the cite threshold."""
+    threshold down once the best one reaches the cite threshold. `picked`: papers the asker
+    named by place ("the second one"), cited in that order whatever their score."""
     evidence = scored.evidence
+    if picked:  # the asker chose them, the model did not
+        return Decision(sorted((ev for ev in evidence if ev.paper.paper_id in picked),
+                               key=lambda ev: list(picked).index(ev.paper.paper_id)))
     if not evidence:
         return Decision()
     if follow_up:

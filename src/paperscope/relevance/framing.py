@@ -287,8 +287,9 @@ def _lead_in(toks: list[str]) -> int:
     return 0
 
 
-def _asides(toks: list[str]) -> set[int]:
-    """Indices of the asker's verdict words, a leading label, and a sign-off (see `_VERDICT`)."""
+def _asides(toks: list[str], lead_in: int) -> set[int]:
+    """Indices of the asker's verdict words, a leading label, the lead-in before `lead_in` (`_lead_in`),
+    a hedge and a sign-off (see `_VERDICT`)."""
     out: set[int] = set()
     for i, t in enumerate(toks):
         if t in _VERDICT:
@@ -307,7 +308,7 @@ def _asides(toks: list[str]) -> set[int]:
                  and toks[k + 1] in _QUESTION_WORDS), None)
     if stop is not None and all(t in _ASIDE_WORDS or not t.isalnum() for t in toks[:stop]):
         out.update(range(stop + 1))
-    out.update(range(_lead_in(toks)))
+    out.update(range(lead_in))
     comma = max((k for k, t in enumerate(toks) if t == ","), default=-1)
     tail = [t for t in toks[comma + 1:] if t.isalnum()]
     if comma > 0 and 0 < len(tail) <= 4 and all(t in _HEDGE for t in tail):
@@ -337,10 +338,9 @@ def framing(question: str, toks: list[str], starts: list[int]) -> tuple[set[int]
     framing words ("Question: how many parameters does X train? Thanks." asks for a detail)."""
     if not REQUESTS:
         return set(), kind_of(question, False)
-    requests, situation = _requesting(toks), _situation(toks)
-    out = requests | situation | _asides(toks)
+    requests, situation, lead_in = _requesting(toks), _situation(toks), _lead_in(toks)
+    out = requests | situation | _asides(toks, lead_in)
     # A request word inside the lead-in ("Any idea which ...") asks what the question word asks.
-    lead_in = _lead_in(toks)
     asks = any(i >= lead_in for i in requests) or any(toks[i] in _SITUATION_LISTS | _PRIOR for i in situation if i >= lead_in)
     asks = asks or bool(_SEARCH_LABEL.match(question))
     for head in (h for frame in (_FIELD_FRAMES if WHAT_LIST else ()) for h in frame.finditer(question)):
