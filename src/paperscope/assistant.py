@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Generator, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperscope.answer import plan as remark  # the texts said after an answer
 from paperscope.answer.backends import make_answerer
-from paperscope.answer.base import Answerer, Draft, History
+from paperscope.answer.base import Answerer, History, draft_pieces
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
 from paperscope.answer.followup import by_place, is_follow_up, narrows, scoring_text, unpointed
-from paperscope.answer.plan import AbstainReason, Plan, abstention_text, related_text
+from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text
 from paperscope.answer.verify import Verified, removal_notes, verify
 from paperscope.crosslingual import CrossLingual
 from paperscope.gather import Candidates, FilterArg, Gatherer
@@ -35,14 +36,17 @@ from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder, make_embedder
 from paperscope.index.store import ChromaStore
 from paperscope.ingest.pipeline import IngestSummary, ingest_paths
-from paperscope.records import Answer, Evidence, Hit, NearestPaper
+from paperscope.records import Answer, Evidence, Hit
+from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
+from paperscope.relevance.decision import newest_first
 from paperscope.relevance.quotes import asks_what_it_is
 from paperscope.relevance.spelling import corrected
 from paperscope.retrieve import Filters, Retriever
-from paperscope.secrets import redact
+from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
+from paperscope.text.asks import counts_papers, excluded, recency
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
 from paperscope.text.zh import chinese, to_english_query
 
@@ -58,13 +62,6 @@ LIST_QUOTE_SHORTLIST = 3
 
 class QuestionError(ValueError):
     """The question cannot be answered as given (empty, no searchable words)."""
-
-
-@dataclass(frozen=True)
-class TextPiece:
-    """A piece of the draft as the answerer produces it (not yet verified)."""
-
-    text: str
 
 
 Event = TextPiece | Answer
@@ -252,7 +249,7 @@ class Assistant:
             try:  # an LLM can resolve "it"/"the models" into a full question
                 standalone = self.answerer.rewrite(question, history or []) or standalone
             except Exception as exc:
-                notes.append(f"follow-up rewrite failed ({type(exc).__name__}: {_safe(exc)}); used the heuristic")
+                notes.append(f"follow-up rewrite failed ({type(exc).__name__}: {safe_message(exc)}); used the heuristic")
             # Which previous paper is meant: judged with the earlier question; the quote: with the follow-up's words.
             named = [c.paper_id for c in by_place(prior, question)]  # "Who wrote the second one?"
             restrict = set(named) or {c.paper_id for c in last.citations}
@@ -265,24 +262,44 @@ class Assistant:
                 self.crosslingual.quote(question, snapshot, decision.cited)
                 return Plan(base.question, standalone, scored.evidence, decision.cited, notes=notes,
                             abstain=AbstainReason.NONE_OF_THOSE if decision.abstain else None)
-        scored = self.scored(question, snapshot, filters)
-        decision = self.relevance.decide(scored, snapshot, limit)
+        order = recency(question)  # "the latest papers on X": every paper on X, then newest first
+        cut = excluded(question)  # "X that do not use Y": X's papers, less those using Y
+        rest = self.relevance.analyze(cut.question, snapshot) if cut else None  # a claim's "but not" is the claim's
+        cut = cut if rest is not None and rest.groups and rest.kind == "list" else None
+        topic = cut.question if cut else question
+        scored = self.gather.scored_all(topic, snapshot, filters) if order else self.scored(topic, snapshot, filters)
+        scored, dropped = self.relevance.without(scored, cut.thing, snapshot) if cut else (scored, 0)
+        decision = self.relevance.decide(scored, snapshot, None if order else limit, every=order is not None)
+        remarks = [remark.more_text(chinese(question))] if decision.more else []
+        if order and not decision.abstain:
+            # Only papers `ask` itself would cite (find_all lists further down): ordered by year, one
+            # doubtful recent paper would come first ("spiked covariance" for spiking networks).
+            sure = [ev for ev in decision.cited if ev.support >= self.relevance.thresholds()[0]] or decision.cited[:1]
+            remarks = [remark.newest_text(sure, order == "one", chinese(question))]
+            decision = replace(newest_first(sure, limit, order == "one"), related=decision.related)
+        if cut and not decision.abstain:  # say how the exclusion was read
+            remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)
         if scored.question.kind == "factoid" and not asks_what_it_is(scored.question.text):  # "X 是什么" keeps X's intro
             self.crosslingual.quote(question, snapshot, decision.cited)
         return Plan(base.question, base.question, scored.evidence, decision.cited, decision.related, decision.uncovered,
-                    decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes)
+                    decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes,
+                    remarks=remarks)
 
     def stream(self, question: str, history: History | None = None, filters: FilterArg = None,
                max_citations: int | None = None, *, live: bool = True) -> Iterator[Event]:
         """Yields `TextPiece`s as the answer is drafted, then the final verified `Answer`.
         `live=False` drafts in one call (structured output for LLMs) and yields only the Answer."""
+        if counts_papers(question) and not (any(a.citations for _, a in history or []) and is_follow_up(question)):
+            # "How many papers are about X?" is answered by counting every one (`find_all`).
+            yield from self.stream_all(question, filters, show=max_citations or self.settings.answer.max_citations)
+            return
         t0 = time.perf_counter()
         plan = self.plan(question, history, filters, max_citations)
         timings = {"retrieve_s": time.perf_counter() - t0}
         if plan.abstain is not None:
             timings["total_s"] = time.perf_counter() - t0
-            yield self._abstention(plan, timings)
+            yield abstention(plan, timings)
             return
         t1 = time.perf_counter()
         answerer, notes = self.answerer, list(plan.notes)
@@ -290,12 +307,12 @@ class Assistant:
         checked: Verified | None = None
         try:
             if live:
-                draft = yield from _pieces(answerer.stream_draft(plan.standalone, shown))
+                draft = yield from draft_pieces(answerer.stream_draft(plan.standalone, shown))
             else:
                 draft = answerer.draft(plan.standalone, shown)
             checked = verify(draft.text, shown, draft.quotes)
         except Exception as exc:  # an LLM backend failed: say so, answer extractively
-            notes.append(f"{answerer.name} backend failed ({type(exc).__name__}: {_safe(exc)}); extractive answer shown")
+            notes.append(f"{answerer.name} backend failed ({type(exc).__name__}: {safe_message(exc)}); extractive answer shown")
         backend = answerer.name
         if checked is not None:
             notes.extend(removal_notes(checked.removals))
@@ -309,10 +326,12 @@ class Assistant:
         timings["answer_s"] = time.perf_counter() - t1
         timings["total_s"] = time.perf_counter() - t0
         text = checked.text
+        if plan.remarks:
+            text += "\n\n" + " ".join(plan.remarks)
         if plan.related:
             text += "\n\n" + related_text(plan.related, chinese=chinese(plan.question))
         yield Answer(text=text, citations=checked.citations, abstained=False, backend=backend,
-                     related=[_nearest(ev) for ev in plan.related],
+                     related=[nearest_paper(ev) for ev in plan.related],
                      question=plan.question, standalone_question=plan.standalone, notes=notes,
                      evidence_ids=[ev.paper.paper_id for ev in plan.evidence], timings=timings)
 
@@ -330,9 +349,10 @@ class Assistant:
         assert isinstance(answer, Answer)
         return answer
 
-    def stream_all(self, question: str, filters: FilterArg = None) -> Iterator[Event]:
+    def stream_all(self, question: str, filters: FilterArg = None, show: int | None = None) -> Iterator[Event]:
         """`find_all` as events: the heading (count, overview by venue), then the listed papers
-        `QUOTE_BATCH` at a time as their quotes are chosen, then the verified `Answer`."""
+        `QUOTE_BATCH` at a time as their quotes are chosen, then the verified `Answer`; `show`:
+        list only the best `show` (a count's answer), the heading still counting every one."""
         t0 = time.perf_counter()
         plan, snapshot, filters = self._prepare(question, filters)
         timings: dict[str, float] = {}
@@ -350,10 +370,12 @@ class Assistant:
         timings["retrieve_s"] = time.perf_counter() - t0
         if plan.abstain is not None:
             timings["total_s"] = time.perf_counter() - t0
-            yield self._abstention(plan, timings)
+            yield abstention(plan, timings)
             return
         assert scored is not None
         heading = list_heading(plan.cited, chinese=chinese(plan.question), named=scored.named)
+        if show is not None and len(plan.cited) > show:
+            heading, plan.cited = heading + remark.shown_text(show, chinese(plan.question)), plan.cited[:show]
         yield TextPiece(heading)
         lines, quotes = [heading], {}
         for start in range(0, len(plan.cited), QUOTE_BATCH):
@@ -367,34 +389,5 @@ class Assistant:
         timings["total_s"] = time.perf_counter() - t0
         yield Answer(text=checked.text, citations=checked.citations, backend="extractive (list)",
                      question=plan.question, standalone_question=plan.question, notes=plan.notes,
-                     related=[_nearest(ev) for ev in plan.related],
+                     related=[nearest_paper(ev) for ev in plan.related],
                      evidence_ids=[ev.paper.paper_id for ev in plan.evidence], timings=timings)
-
-    def _abstention(self, plan: Plan, timings: dict[str, float]) -> Answer:
-        return Answer(
-            text=abstention_text(plan), citations=[], abstained=True, backend="abstain",
-            question=plan.question, standalone_question=plan.standalone, notes=plan.notes,
-            evidence_ids=[ev.paper.paper_id for ev in plan.evidence],
-            nearest=[_nearest(ev) for ev in plan.nearest],
-            timings=timings,
-        )
-
-
-def _nearest(ev: Evidence) -> NearestPaper:
-    return NearestPaper(paper_id=ev.paper.paper_id, title=ev.paper.display_title, url=ev.paper.url, score=ev.support)
-
-
-def _pieces(draft: Generator[str, None, Draft]) -> Generator[TextPiece, None, Draft]:
-    """The answerer's text pieces as events; returns its Draft."""
-    while True:
-        try:
-            piece = next(draft)
-        except StopIteration as stop:
-            result: Draft = stop.value
-            return result
-        yield TextPiece(piece)
-
-
-def _safe(exc: Exception) -> str:
-    """An exception message with anything that looks like a secret masked."""
-    return redact(str(exc))[:300]

@@ -167,3 +167,10 @@ class Evidence:
     @property
     def best_sentence(self) -> str:
         return self.sentences[0][0] if self.sentences else self.paper.abstract
+
+
+@dataclass(frozen=True)
+class TextPiece:
+    """A piece of the draft as the answerer produces it (not yet verified)."""
+
+    text: str

@@ -22,3 +22,8 @@ def redact(text: str, extra: list[str] | None = None) -> str:
     for secret in known_secrets() + [s for s in (extra or []) if s and len(s) >= 6]:
         text = text.replace(secret, "***")
     return _KEYLIKE.sub("***", text)
+
+
+def safe_message(exc: Exception) -> str:
+    """An exception message with anything that looks like a secret masked."""
+    return redact(str(exc))[:300]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 
-from paperscope.records import Answer, Evidence
+from paperscope.records import Answer, Evidence, TextPiece
 
 History = Sequence[tuple[str, Answer]]
 
@@ -45,3 +45,14 @@ class Answerer:
     def sources(self, cited: list[Evidence], evidence: list[Evidence]) -> list[Evidence]:
         """The evidence shown to the drafter (only these papers can be cited)."""
         return cited
+
+
+def draft_pieces(draft: Generator[str, None, Draft]) -> Generator[TextPiece, None, Draft]:
+    """An answerer's text pieces as events; returns its Draft."""
+    while True:
+        try:
+            piece = next(draft)
+        except StopIteration as stop:
+            result: Draft = stop.value
+            return result
+        yield TextPiece(piece)

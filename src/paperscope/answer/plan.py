@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from paperscope.answer.extractive import where
-from paperscope.records import Evidence
+from paperscope.records import Answer, Evidence, NearestPaper
 from paperscope.text.zh import chinese
 
 
@@ -34,6 +34,7 @@ class Plan:
     abstain: AbstainReason | None = None
     detail: str = ""  # what the reason refers to (the filters asked for, what to ingest)
     notes: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)  # said after the answer: its order, that more papers exist
 
     @property
     def nearest(self) -> list[Evidence]:
@@ -53,13 +54,23 @@ _TEXT = {
            "none": "No paper in the corpus addresses this question.",
            "none_of_those": "None of the papers of the previous answer addresses this.",
            "nearest": "\nThe nearest papers are weaker matches:\n", "related": f"{RELATED_HEAD} (not cited):\n",
-           "or": " or "},
+           "or": " or ", "more": "More papers in the library address this; `paperscope ask --all` (or `find_all`) "
+                                 "lists every one.",
+           "newest": "Newest first: {n} in the library {verb} this, published {span}.",
+           "newest_one": "Of the {n} in the library that {verb} this, the newest are from {year}.",
+           "shown": " The {k} best are listed; `paperscope ask --all` (or `find_all`) lists every one.",
+           "left_out": "Left out as asked: papers that use \u201c{thing}\u201d{n}."},
     "zh": {"no_words": "问题中没有可检索的词，无法匹配任何论文。", "empty": "文献库为空：{detail}。",
            "filters": "没有论文符合筛选条件：{detail}。", "uncovered": "语料库中没有论文回答这个问题：没有论文涉及{parts}。",
            "partial": "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。",
            "none": "语料库中没有论文回答这个问题。", "nearest": "\n最接近的论文（较弱的匹配）：\n",
            "none_of_those": "上一个回答中的论文都不涉及这个问题。",
-           "related": "相关但较弱的匹配（未引用）：\n", "or": "或"},
+           "related": "相关但较弱的匹配（未引用）：\n", "or": "或",
+           "more": "库中还有更多相关论文；`paperscope ask --all`（或 find_all）可列出全部。",
+           "newest": "按年份从新到旧：库中有 {n} 篇论文与此相关，发表于 {span}。",
+           "newest_one": "库中与此相关的 {n} 篇论文中，最新的发表于 {year} 年。",
+           "shown": "下面列出最相关的 {k} 篇；`paperscope ask --all`（或 find_all）可列出全部。",
+           "left_out": "已按要求排除使用“{thing}”的论文{n}。"},
 }
 
 
@@ -70,6 +81,39 @@ def _names(papers: list[Evidence]) -> str:
 def related_text(related: list[Evidence], chinese: bool = False) -> str:
     """The weaker matches of an answer, apart from its citations."""
     return _TEXT["zh" if chinese else "en"]["related"] + _names(related)
+
+
+def more_text(chinese: bool = False) -> str:
+    """Said after a list that reached the answer's cap: the library holds more such papers."""
+    return _TEXT["zh" if chinese else "en"]["more"]
+
+
+def left_out_text(n: int, thing: str, chinese: bool = False) -> str:
+    """Said after an answer that left out the papers using what the question excludes; `n`: how
+    many of them it would have cited."""
+    if chinese:
+        return _TEXT["zh"]["left_out"].format(thing=thing, n=f"（{n} 篇本会被引用）" if n else "")
+    count = "" if not n else (" (one would have been cited)" if n == 1 else f" ({n} would have been cited)")
+    return _TEXT["en"]["left_out"].format(thing=thing, n=count)
+
+
+def shown_text(k: int, chinese: bool = False) -> str:
+    """Said after a count's heading when only the `k` best papers are listed."""
+    return _TEXT["zh" if chinese else "en"]["shown"].format(k=k)
+
+
+def newest_text(every: list[Evidence], newest_year_only: bool, chinese: bool = False) -> str:
+    """How a newest-first answer was chosen: of how many papers, and their years."""
+    t = _TEXT["zh" if chinese else "en"]
+    years = sorted({ev.paper.year for ev in every if ev.paper.year})
+    n = f"{len(every)}" if chinese else ("one paper" if len(every) == 1 else f"{len(every)} papers")
+    verb = "addresses" if len(every) == 1 else "address"
+    if not years:
+        return t["newest"].format(n=n, verb=verb, span="年份不详" if chinese else "in years the catalogue does not give")
+    if newest_year_only:
+        return t["newest_one"].format(n=n, verb=verb, year=years[-1])
+    span = f"{years[0]}" if len(years) == 1 else f"{years[0]}\u2013{years[-1]}"
+    return t["newest"].format(n=n, verb=verb, span=(f"{span} 年" if chinese else f"in {span}"))
 
 
 def abstention_text(plan: Plan) -> str:
@@ -97,3 +141,15 @@ def abstention_text(plan: Plan) -> str:
 def _listing(parts: list[str], joiner: str = " or ") -> str:
     quoted = [f"\u201c{p}\u201d" for p in parts]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + joiner + quoted[-1]
+
+
+def nearest_paper(ev: Evidence) -> NearestPaper:
+    return NearestPaper(paper_id=ev.paper.paper_id, title=ev.paper.display_title, url=ev.paper.url, score=ev.support)
+
+
+def abstention(plan: Plan, timings: dict[str, float]) -> Answer:
+    """The answer of a plan that abstains: why, and the nearest papers as weaker matches."""
+    return Answer(text=abstention_text(plan), citations=[], abstained=True, backend="abstain", question=plan.question,
+                  standalone_question=plan.standalone, notes=plan.notes, timings=timings,
+                  evidence_ids=[ev.paper.paper_id for ev in plan.evidence],
+                  nearest=[nearest_paper(ev) for ev in plan.nearest])

@@ -36,10 +36,12 @@ from paperscope.relevance.features import (
     base_concept,
     candidate_features,
     concepts_of,
+    covered_groups,
     matrix,
     names_topic,
     rank_scale,
     states_topic,
+    stems,
 )
 from paperscope.relevance.lexicon import common_phrases, title_phrases
 from paperscope.relevance.lexicon import idf as library_idf
@@ -49,6 +51,7 @@ from paperscope.relevance.quotes import check, first_rules, ranked, sentence_fea
 from paperscope.relevance.sentences import SentenceCache
 from paperscope.settings import AnswerSettings
 from paperscope.text.acronyms import Acronyms
+from paperscope.text.asks import affirmed
 
 __all__ = ["CorpusStats", "Decision", "Question", "Relevance", "Scored"]
 
@@ -181,6 +184,28 @@ class Relevance:
         if len(naming) < NAMES_MIN or naming[0].support < cite:
             return scored
         return self._unlisted(scored, [not ok for ok in flags])
+
+    def without(self, scored: Scored, thing: str, corpus: CorpusStats) -> tuple[Scored, int]:
+        """`scored` without the candidates that use `thing` ("LLM papers that do not use
+        reinforcement learning"), and how many of those left out reached the cite threshold. A paper uses it when its title,
+        keywords and abstract, less what they negate ("without RL", "RL-free"), cover each of its
+        words (acronyms both ways) and, written out, its phrases as phrases. When `thing` has no
+        topical word, nothing is left out."""
+        q = self.analyze(thing, corpus)
+        if not q.groups:
+            return scored, 0
+        keep = []
+        for ev in scored.evidence:
+            words = stems(affirmed(f"{ev.paper.title}. {' '.join(ev.paper.keywords)}. {ev.paper.abstract}"))
+            raw, seq = concepts_of(words), [base_concept(w) for w in words]
+            pairs = {f"{a} {b}" for a, b in zip(seq, seq[1:])} | {f"{a} {b}" for a, b in zip(seq, seq[2:])}
+            phrased = all(f"{base_concept(a)} {base_concept(b)}" in pairs for a, b in q.phrases)
+            uses = all(covered_groups(q, raw)) and phrased or \
+                not all(covered_groups(q, raw)) and all(covered_groups(q, corpus.acronyms.expand(raw)))
+            if not uses:
+                keep.append(ev)
+        cite = self.thresholds()[0]
+        return replace(scored, evidence=keep), sum(ev.support >= cite for ev in scored.evidence if ev not in keep)
 
     def missing_term(self, scored: Scored, covered: Callable[[Evidence], set[str]]) -> Scored:
         """A paper that uses neither word of a research term the question names is not cited for

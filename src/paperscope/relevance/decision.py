@@ -40,6 +40,7 @@ class Decision:
     related: list[Evidence] = field(default_factory=list)  # weaker matches, shown apart
     uncovered: list[str] = field(default_factory=list)  # parts of the question no candidate covers
     partial: bool = False  # every part is covered by some paper, none covers them together
+    more: bool = False  # more papers reached the cite threshold than `limit` let it cite
 
     @property
     def abstain(self) -> bool:
@@ -118,11 +119,12 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
     named = compared(scored.question.text, evidence)
     if named:  # "Compare LocMoE and Oracle-MoE": each paper it names, whatever else it cites
         cited = named + [ev for ev in cited if ev not in named]
+    more = limit is not None and len(cited) > limit
     if limit is not None:
         cited = cited[:limit]
     rest = [ev for ev in evidence if ev not in cited and ev.support >= related][:MAX_RELATED]
     if cited:
-        return Decision(cited, rest)
+        return Decision(cited, rest, more=more)
     uncovered: list[str] = []
     partial = False
     if covered is not None and scored.question.groups:
@@ -143,3 +145,13 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
         whole = any(all(covered_groups(q, words)) for words in each)
         partial = not missing and not whole
     return Decision([], rest, uncovered, partial)
+
+
+def newest_first(cited: list[Evidence], limit: int, newest_year_only: bool = False) -> Decision:
+    """`cited` (papers that address a question, best first) ordered newest first, best first within
+    a year, at most `limit`; `newest_year_only` ("Which is the newest paper on X?"): the papers of
+    the newest year among them. Undated papers come last: nothing says they are new."""
+    order = sorted(cited, key=lambda ev: -(ev.paper.year or 0))  # stable: best first within a year
+    if newest_year_only and order:
+        order = [ev for ev in order if ev.paper.year == order[0].paper.year]
+    return Decision(order[:limit], more=len(order) > limit)

@@ -31,6 +31,9 @@ _WH = re.compile(r"^\s*(?:(?:please\s+)?(?:tell|show)\s+me|(?:can|could|would)\s
                  r"i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know)?\s*"
                  r"(how|what|which|who|whose|when|where|by how much|to what|besides|according|out of|after)\b", re.I)
 _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|articles|publications|literature)\b"
+                        # "Which quantization papers use lattices?", "Which NeRF papers ...?": a list too.
+                        r"|(?:which|what) (?:(?!(?:do|does|did|is|are|was|were|can|could|would|should|has|have|of|"
+                        r"kind|sort|type)\b)[\w-]+ ){1,3}(?:papers|works|studies|articles|publications)\b"
                         r"|which (?:ones|of (?:the|these|those|your|them)(?: papers| ones)?)\b"
                         r"|what has been done|what (research|work|literature) exists)", re.I)
 # "What" questions that ask for a field's work, not a detail of one paper: "What are recent

@@ -1,0 +1,182 @@
+"""Questions that ask for a count of papers or for the newest ones (`text.asks`), answered over a
+real library: every paper on the topic is counted and ordered, not just the ones an answer shows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import SHARED, need
+from paperscope import Assistant
+from paperscope.text.asks import counts_papers, recency
+
+
+@pytest.mark.parametrize("question", [
+    "How many papers are about graph neural networks?",
+    "How many ICML 2025 papers study MoE?",
+    "What is the number of papers on NeRF?",
+    "有多少篇论文研究图神经网络？",
+    "关于强化学习的论文有几篇？",
+])
+def test_reads_a_count_of_papers(question):
+    assert counts_papers(question)
+
+
+@pytest.mark.parametrize("question", [
+    "How many models were trained to fit the inference-aware scaling laws?",
+    "Out of 57 benchmark tasks, on how many did product random forests rank first?",
+    "How many parameters does GAPrompt train?",
+    "Which papers are about graph neural networks?",
+])
+def test_a_count_of_a_papers_own_things_is_no_count_of_papers(question):
+    assert not counts_papers(question)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What are the latest papers on event cameras?", "newest"),
+    ("most recent work on diffusion policies", "newest"),
+    ("Recent papers on NeRF?", "newest"),
+    ("papers on SLAM published recently", "newest"),
+    ("最新的脉冲神经网络论文有哪些？", "newest"),
+    ("Which is the newest paper on spiking neural networks?", "one"),
+    ("What is the latest paper on SLAM?", "one"),
+    ("最新的一篇关于事件相机的论文是什么？", "one"),
+    # Recency words inside a topic are the topic's.
+    ("Which papers prove latest-iterate convergence?", None),
+    ("Which papers condition on the most recent observation?", None),
+    ("有哪些关于最近邻搜索的论文？", None),
+    ("Which papers address MoE latency?", None),
+])
+def test_reads_recency(question, expected):
+    assert recency(question) == expected
+
+
+@pytest.fixture(scope="module")
+def spiking(tmp_path_factory):
+    """24 papers titled on spiking neural networks (2004-2025) among 36 learning-theory papers."""
+    from paperscope.bench.corpus import iter_records, write_jsonl
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    snn, theory = [], []
+    for r in iter_records(corpus):
+        if "spiking neural network" in r["title"].lower() and r.get("year") and len(snn) < 24:
+            snn.append(r)
+        elif r.get("venue") == "COLT" and len(theory) < 36:
+            theory.append(r)
+        if len(snn) == 24 and len(theory) == 36:
+            break
+    tmp = tmp_path_factory.mktemp("spiking")
+    a = Assistant.open(tmp / "data")
+    a.ingest([write_jsonl(snn + theory, tmp / "papers.jsonl")])
+    return a, {r["id"]: r for r in snn}
+
+
+def test_how_many_counts_every_paper_on_the_topic_not_the_ones_shown(spiking):
+    a, snn = spiking
+    every = a.find_all("Which papers are about spiking neural networks?")
+    assert len(every.citations) > 5
+    ans = a.ask("How many papers are about spiking neural networks?", max_citations=5)
+    assert not ans.abstained
+    assert ans.text.startswith(f"{len(every.citations)} papers in the library address this")
+    assert "The 5 best are listed" in ans.text
+    assert len(ans.citations) == 5
+    assert {c.paper_id for c in ans.citations} <= {c.paper_id for c in every.citations} & set(snn)
+
+
+def test_a_list_cut_at_the_answers_cap_says_more_papers_exist(spiking):
+    a, _ = spiking
+    cut = a.ask("Which papers are about spiking neural networks?", max_citations=3)
+    assert len(cut.citations) == 3
+    assert "More papers in the library address this" in cut.text
+    whole = a.ask("Which papers are about spiking neural networks?", max_citations=60)
+    assert "More papers" not in whole.text
+
+
+def test_latest_papers_come_newest_first_from_every_paper_on_the_topic(spiking):
+    a, snn = spiking
+    ans = a.ask("What are the latest papers on spiking neural networks?", max_citations=6)
+    years = [c.year for c in ans.citations]
+    assert len(years) == 6 and years == sorted(years, reverse=True)
+    assert {c.paper_id for c in ans.citations} <= set(snn)
+    on_topic = {c.paper_id: c.year for c in a.find_all("Which papers are about spiking neural networks?").citations}
+    assert years[0] == max(on_topic.values())
+    assert re.search(r"Newest first: \d+ papers in the library address this, published in \d{4}\u2013\d{4}\.", ans.text)
+    # Asked without "latest", the same question cites by relevance, not by year.
+    plain = a.ask("Which papers are about spiking neural networks?", max_citations=6)
+    assert "Newest first" not in plain.text
+
+
+def test_the_newest_paper_is_of_the_newest_year_on_the_topic(spiking):
+    a, snn = spiking
+    ans = a.ask("Which is the newest paper on spiking neural networks?")
+    newest = max(int(r["year"]) for r in snn.values())
+    assert ans.citations and all(c.year == newest for c in ans.citations)
+    assert f"the newest are from {newest}" in ans.text
+    zh = a.ask("最新的脉冲神经网络论文有哪些？", max_citations=4)
+    assert [c.year for c in zh.citations] == sorted((c.year for c in zh.citations), reverse=True)
+    assert "按年份从新到旧" in zh.text
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Which papers on large language models do not use reinforcement learning?",
+     ("Which papers on large language models?", "reinforcement learning")),
+    ("Which papers on robot grasping, excluding suction grippers?", ("Which papers on robot grasping?", "suction grippers")),
+    ("LLM papers that are not about chatbots", ("LLM papers?", "chatbots")),
+    ("Which papers on LLMs except for those on RLHF?", ("Which papers on LLMs?", "RLHF")),
+    ("Which papers on SLAM that don't use GPS and run in real time?", ("Which papers on SLAM that run in real time?", "GPS")),
+    # Not exclusions: a property papers state, a finding, "without" (papers say it themselves).
+    ("Which quantization papers don't rely on calibration data?", None),
+    ("Which papers show that transformers do not need positional encodings?", None),
+    ("Which papers study fairness in machine learning without demographic data?", None),
+    ("Is anyone still working on decision trees or boosting rather than neural nets?", None),
+])
+def test_reads_what_a_question_excludes(question, expected):
+    from paperscope.text.asks import excluded
+
+    found = excluded(question)
+    assert (tuple(found) if found else None) == expected
+
+
+def test_a_negated_mention_is_no_use():
+    from paperscope.text.asks import affirmed
+
+    text = affirmed("We align LLMs without reinforcement learning. Our RL-free method works in GPS-denied areas.")
+    assert "reinforcement" not in text and "RL-free" not in text and "GPS" not in text
+    assert "We align LLMs" in text
+
+
+def test_papers_that_use_what_the_question_excludes_are_left_out(tmp_path):
+    """LLM papers with and without reinforcement learning: "... do not use reinforcement
+    learning?" cited the RL ones first before (the clause's words counted as more topic)."""
+    from paperscope.bench.corpus import iter_records, write_jsonl
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    rl = re.compile(r"reinforcement learning|\bRLHF\b|\bRL\b", re.I)
+    with_rl, without_rl, theory = [], [], []
+    for r in iter_records(corpus):
+        text = f"{r['title']} {r['abstract']}"
+        if "large language model" in r["title"].lower() and (not rl.search(text) or "reinforcement learning" in text):
+            (with_rl if rl.search(text) else without_rl).append(r)
+        elif r.get("venue") == "COLT" and len(theory) < 20:
+            theory.append(r)
+        if len(with_rl) >= 10 and len(without_rl) >= 10 and len(theory) == 20:
+            break
+    a = Assistant.open(tmp_path / "data")
+    a.ingest([write_jsonl(with_rl[:10] + without_rl[:10] + theory, tmp_path / "papers.jsonl")])
+    ans = a.ask("Which papers on large language models do not use reinforcement learning?")
+    cited = {c.paper_id for c in ans.citations}
+    assert len(cited & {r["id"] for r in without_rl[:10]}) >= 5
+    assert not cited & {r["id"] for r in with_rl[:10]}
+    assert "Left out as asked: papers that use \u201creinforcement learning\u201d" in ans.text
+    # Asked plainly, the RL papers are LLM papers like the others.
+    plain = {c.paper_id for c in a.ask("Which papers are on large language models?").citations}
+    assert plain & {r["id"] for r in with_rl[:10]}
+
+
+@pytest.mark.parametrize("question", ["Which quantization papers use lattices?", "Which NeRF papers handle dynamic scenes?",
+                                      "What diffusion papers are there?", "Which ICML papers study MoE?"])
+def test_which_topic_papers_is_a_list_question(seeded, question):
+    assert seeded.relevance.analyze(question, seeded.catalog.snapshot()).kind == "list"
