@@ -180,3 +180,87 @@ def test_papers_that_use_what_the_question_excludes_are_left_out(tmp_path):
                                       "What diffusion papers are there?", "Which ICML papers study MoE?"])
 def test_which_topic_papers_is_a_list_question(seeded, question):
     assert seeded.relevance.analyze(question, seeded.catalog.snapshot()).kind == "list"
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Give me three papers on federated learning.", ("Give me papers on federated learning.", 3)),
+    ("Top 3 papers on diffusion policies?", ("papers on diffusion policies?", 3)),
+    ("Show me 5 papers about SLAM in dynamic environments.", ("Show me papers about SLAM in dynamic environments.", 5)),
+    ("What are the top 5 papers on GNNs?", ("What are papers on GNNs?", 5)),
+    ("推荐三篇关于联邦学习的论文", ("推荐关于联邦学习的论文", 3)),
+    # A number that is a detail of the papers asked about, not how many to show.
+    ("Which papers use 3 cameras?", None),
+    ("Which papers train on 10 papers' worth of data?", None),
+    ("How many models were trained to fit the inference-aware scaling laws?", None),
+])
+def test_reads_how_many_papers_to_show(question, expected):
+    from paperscope.text.asks import asked_number
+
+    assert asked_number(question) == expected
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Who works on event cameras?", "Which papers are about event cameras?"),
+    ("Which authors have the most papers on spiking neural networks?", "Which papers are about spiking neural networks?"),
+    ("Who are the leading researchers in federated learning?", "Which papers are about federated learning?"),
+    ("谁在研究事件相机？", "谁在研究事件相机？"),
+    ("Who wrote it?", None),
+    ("Who are the authors of SLiM?", None),
+])
+def test_reads_who_works_on_a_topic(question, expected):
+    from paperscope.text.asks import asks_who
+
+    assert asks_who(question) == expected
+
+
+def test_top_authors_counts_each_author_once_per_paper():
+    from paperscope.answer.shape import top_authors
+    from paperscope.records import Evidence, Paper
+
+    def ev(i: int, *authors: str) -> Evidence:
+        return Evidence(i, Paper(paper_id=f"p{i}", abstract="x", authors=list(authors)), 0.9, [])
+
+    papers = [ev(1, "A", "B"), ev(2, "B", "C"), ev(3, "C", "B", "B"), ev(4, "D")]
+    assert top_authors(papers) == [("B", 3), ("C", 2)]
+
+
+def test_a_number_of_papers_asked_for_is_that_many(spiking):
+    a, snn = spiking
+    three = a.ask("Give me three papers on spiking neural networks.")
+    assert len(three.citations) == 3 and {c.paper_id for c in three.citations} <= set(snn)
+    top = a.ask("Top 2 papers on spiking neural networks?")
+    assert not top.abstained and len(top.citations) == 2
+
+
+def test_who_works_on_a_topic_names_the_authors_of_most_of_its_papers(spiking):
+    a, snn = spiking
+    ans = a.ask("Who works on spiking neural networks?")
+    assert ans.citations and {c.paper_id for c in ans.citations} <= set(snn)
+    line = next(ln for ln in ans.text.splitlines() if ln.startswith(("Authors with the most", "No author wrote")))
+    every = a.find_all("Which papers are about spiking neural networks?").citations
+    named = re.findall(r"([^,:]+?) \((\d+)\)", line.split(": ", 1)[-1])
+    assert named  # some authors wrote several of these 24 papers
+    for name, count in named:
+        assert int(count) >= 2
+        assert sum(name.strip() in c.authors for c in every) >= int(count)
+
+
+@pytest.mark.parametrize("question", ["Who wrote NestQuant?", "Who are the authors of SLiM?", "Who wrote the GAPrompt paper?",
+                                      "When was Oracle-MoE published?", "Which venue published NestQuant?", "SLiM 的作者是谁？"])
+def test_a_question_about_a_named_papers_record_answers_from_that_paper(seeded, question):
+    """"Who wrote NestQuant?" abstained over the seeds that hold it: "wrote" is in no abstract."""
+    from paperscope.text.asks import asks_record
+
+    assert asks_record(question)
+    ans = seeded.ask(question)
+    assert len(ans.citations) == 1
+    c = ans.citations[0]
+    assert c.title.split(":")[0].lower() in question.lower()
+    assert c.venue and str(c.year) in ans.text
+    if re.search(r"wrote|authors|作者", question):
+        assert all(a in ans.text for a in c.authors)  # every author, not "First Author et al."
+
+
+def test_a_record_question_naming_no_paper_of_the_library_abstains(seeded):
+    ans = seeded.ask("Who wrote the PointNet++ paper?")
+    assert ans.abstained and not ans.citations

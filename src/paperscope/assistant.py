@@ -18,7 +18,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from paperscope.answer.base import Answerer, History, draft_pieces
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
 from paperscope.answer.followup import by_place, is_follow_up, narrows, scoring_text, unpointed
 from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text
+from paperscope.answer.shape import shaped
 from paperscope.answer.verify import Verified, removal_notes, verify
 from paperscope.crosslingual import CrossLingual
 from paperscope.gather import Candidates, FilterArg, Gatherer
@@ -39,14 +39,13 @@ from paperscope.ingest.pipeline import IngestSummary, ingest_paths
 from paperscope.records import Answer, Evidence, Hit
 from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
-from paperscope.relevance.decision import newest_first
 from paperscope.relevance.quotes import asks_what_it_is
 from paperscope.relevance.spelling import corrected
 from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
-from paperscope.text.asks import counts_papers, excluded, recency
+from paperscope.text.asks import asked_number, asks_who, counts_papers, excluded, recency
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
 from paperscope.text.zh import chinese, to_english_query
 
@@ -238,6 +237,9 @@ class Assistant:
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             return Plan(base.question, base.question, listed, listed[:limit], notes=notes)
+        record = self.gather.record_of(question, snapshot, filters)  # "Who wrote NestQuant?": its own record
+        if record is not None:
+            return Plan(base.question, base.question, record, record, notes=notes)
         like = self.gather.similar(question, snapshot, filters, [c.paper_id for c in prior[-1].citations] if prior else [], limit)
         if like is not None:  # "Find papers similar to SLiM", "Any similar papers?" (`relevance.similar`)
             return Plan(base.question, f"papers similar to {like.about}", like.scored.evidence, like.cited, like.related,
@@ -262,21 +264,21 @@ class Assistant:
                 self.crosslingual.quote(question, snapshot, decision.cited)
                 return Plan(base.question, standalone, scored.evidence, decision.cited, notes=notes,
                             abstain=AbstainReason.NONE_OF_THOSE if decision.abstain else None)
-        order = recency(question)  # "the latest papers on X": every paper on X, then newest first
+        shown = asked_number(question)  # "Give me three papers on X": three, best first
+        question, limit = shown if shown else (question, limit)
+        order, who = recency(question), asks_who(question)  # "the latest papers on X", "Who works on X?"
+        question = who or question
         cut = excluded(question)  # "X that do not use Y": X's papers, less those using Y
         rest = self.relevance.analyze(cut.question, snapshot) if cut else None  # a claim's "but not" is the claim's
         cut = cut if rest is not None and rest.groups and rest.kind == "list" else None
         topic = cut.question if cut else question
-        scored = self.gather.scored_all(topic, snapshot, filters) if order else self.scored(topic, snapshot, filters)
+        deep, every = bool(order or who), bool(order or who or shown)  # every paper on X is read / decided
+        scored = self.gather.scored_all(topic, snapshot, filters) if deep else self.scored(topic, snapshot, filters)
         scored, dropped = self.relevance.without(scored, cut.thing, snapshot) if cut else (scored, 0)
-        decision = self.relevance.decide(scored, snapshot, None if order else limit, every=order is not None)
+        decision = self.relevance.decide(scored, snapshot, None if every else limit, every=every)
         remarks = [remark.more_text(chinese(question))] if decision.more else []
-        if order and not decision.abstain:
-            # Only papers `ask` itself would cite (find_all lists further down): ordered by year, one
-            # doubtful recent paper would come first ("spiked covariance" for spiking networks).
-            sure = [ev for ev in decision.cited if ev.support >= self.relevance.thresholds()[0]] or decision.cited[:1]
-            remarks = [remark.newest_text(sure, order == "one", chinese(question))]
-            decision = replace(newest_first(sure, limit, order == "one"), related=decision.related)
+        if every:
+            decision, remarks = shaped(decision, self.relevance.thresholds()[0], limit, order, bool(who), chinese(question))
         if cut and not decision.abstain:  # say how the exclusion was read
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)

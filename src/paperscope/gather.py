@@ -33,6 +33,7 @@ from paperscope.relevance.similar import SIMILAR_FLOOR, asks_similar, closeness,
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
+from paperscope.text.asks import asks_record
 from paperscope.text.scope import asks_for_everything
 
 FilterArg = Filters | Mapping[str, Any] | None
@@ -67,6 +68,7 @@ NAMED_MIN_LIBRARY = 20 * NAMED_NEAR
 CONTRIBUTION_DEPTH = 300
 SIMILAR_POOL = 60  # candidates a reference paper's title gathers for `Gatherer.similar`
 SIMILAR_MAX = 10  # papers cited as like it, the nearest first
+MAX_RECORDS = 3  # papers a question about papers' records ("Who wrote X and Y?") answers from
 
 
 @dataclass(frozen=True)
@@ -296,6 +298,17 @@ class Gatherer:
         scored = Scored(c.question, c.vectors, evidence)
         self.relevance.quote(scored, cited + related, snapshot)  # the sentences nearest the reference's title
         return Like(scored, cited, related, "; ".join(f"\u201c{t}\u201d" for t in titles))
+
+    def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
+        """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
+        LocMoE published?", `text.asks.asks_record`), each quoting the sentence that says what it
+        does; None when the question asks no such thing or names no paper of the library."""
+        if not asks_record(question):
+            return None
+        hits = self._search(question, snapshot, filters)[3]  # the named paper is among them
+        ids = named(question, {h.paper_id: h.paper.display_title for h in hits if h.paper is not None})
+        papers = self.catalog.papers(ids).values()
+        return [Evidence(i, p, 1.0, [(_own_work(p), 1.0)]) for i, p in enumerate(papers, 1)][:MAX_RECORDS] or None
 
     def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored:
         """Every paper the filters admit, newest first, each quoting its first sentence that says

@@ -153,3 +153,16 @@ def abstention(plan: Plan, timings: dict[str, float]) -> Answer:
                   standalone_question=plan.standalone, notes=plan.notes, timings=timings,
                   evidence_ids=[ev.paper.paper_id for ev in plan.evidence],
                   nearest=[nearest_paper(ev) for ev in plan.nearest])
+
+
+def authors_text(authors: list[tuple[str, int]], n: int, chinese: bool = False) -> str:
+    """Who wrote most of the `n` papers that address a question ("Who works on X?")."""
+    if chinese:
+        if not authors:
+            return f"在 {n} 篇相关论文中，没有作者署名超过一篇。"
+        return f"在 {n} 篇相关论文中，论文最多的作者：" + "、".join(f"{a}（{k} 篇）" for a, k in authors) + "。"
+    papers = "one paper" if n == 1 else f"{n} papers"
+    if not authors:
+        return f"No author wrote more than one of the {papers} in the library that address this."
+    return f"Authors with the most of the {papers} in the library that address this: " + \
+        ", ".join(f"{a} ({k})" for a, k in authors) + "."

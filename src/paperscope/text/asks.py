@@ -105,3 +105,77 @@ _NEGATED = re.compile(r"\b(?:without|no|not|non|never|instead\s+of|rather\s+than
 def affirmed(text: str) -> str:
     """`text` without the mentions it negates (what a paper says it does not use)."""
     return _NEGATED.sub(" ", text)
+
+
+# "Give me three papers on X", "Top 3 papers on X?", "Show me 5 papers about X", "the three best
+# papers on X", "推荐三篇关于X的论文": that many papers, best first. Read as topic words, "three"
+# and "3" made "Top 3 papers on diffusion policies?" abstain and "Show me 5 papers ..." cite one.
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+            "ten": 10, "a couple of": 2, "a few": 3, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+            "七": 7, "八": 8, "九": 9, "十": 10}
+_N = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few)"
+_KIND = r"(?:papers|works|studies|articles|publications|references|readings)"
+_ASKED = re.compile(rf"(?:\b(?:the\s+)?(?:top|best)\s+{_N}\s+(?=(?:[\w-]+\s+){{0,2}}{_KIND}\b)|"
+                    rf"\b{_N}\s+(?:(?:best|top|good|key|important|relevant|recent|representative|must-read|seminal|"
+                    rf"influential)\s+){{0,2}}(?={_KIND}\b))\s*|"
+                    r"(?P<zn>\d{1,2}|[一两二三四五六七八九十])\s*篇", re.I)
+
+
+def asked_number(question: str) -> tuple[str, int] | None:
+    """(the question without the number, how many papers it asks for), or None."""
+    m = _ASKED.search(question)
+    if m is None or re.search(r"\b(?:on|of|in|from|than|over|across|with|by|to)\s*$", question[:m.start()], re.I):
+        return None  # "trained on 3 papers' worth of data": a detail, not how many to show
+    word = re.sub(r"\s+", " ", (m.group(1) or m.group(2) or m.group("zn") or "").lower())
+    n = int(word) if word.isdigit() else _NUMBERS.get(word)
+    if not n or n > 50:
+        return None
+    rest = question[:m.start()] + ("" if m.group("zn") else " ") + question[m.end():]
+    return re.sub(r"\s{2,}", " ", rest).strip(), n
+
+
+# "Who works on event cameras?", "Which authors publish on X?", "Who are the leading researchers
+# in X?", "谁在研究X？": the papers, and the authors with most of them. Not "Who wrote it?" or "Who
+# are the authors of SLiM?" (one paper's authors).
+_WHO = re.compile(r"^\s*(?:who\s+(?:(?:else\s+)?(?:works|is\s+working|are\s+working|has\s+worked|have\s+worked|worked|"
+                  r"publishes|published|writes|researches|studies)\b(?!\s+(?:it|this|that|them)\b)|"
+                  r"are\s+the\s+(?:main|leading|key|top|most\s+active|most\s+prolific|prominent)\s+(?:authors|researchers|"
+                  r"people|groups|names))|which\s+(?:authors|researchers|groups|labs|people)\b)|谁在(?:研究|做)|"
+                  r"哪些(?:作者|学者|研究者|团队|课题组)", re.I)
+
+
+# What follows "who" / "which authors" before the topic: "have the most papers on", "work on".
+_WHO_FILLER = re.compile(r"^(?:\s+(?:have|has|had|wrote|written|write|published|publish|work|works|worked|working|are|is|"
+                         r"been|the|most|more|many|papers?|publications?|on|in|about|with|regarding|of|to|mostly|actively|"
+                         r"active|do|does|research|study|studies))*\s+", re.I)
+
+
+def asks_who(question: str) -> str | None:
+    """When `question` asks who works on a topic (not who wrote one paper): the question to score
+    ("Which papers are about X?": "authors" and "most" are no topic words), else None."""
+    m = _WHO.search(question)
+    if m is None:
+        return None
+    if re.search(r"[\u4e00-\u9fff]", m.group(0)):
+        return question  # Chinese: 谁在研究 / 哪些作者 are scaffolding already (`text.zh`)
+    topic = _WHO_FILLER.sub("", " " + question[m.end():], count=1).strip()
+    return f"Which papers are about {topic}" if topic.strip(" ?.!") else None
+
+
+# A question about a named paper's record, not its content: "Who wrote NestQuant?", "Who are the
+# authors of SLiM?", "Where was LocMoE published?", "Which venue published Oracle-MoE?", "What's the
+# link to GAPrompt?", "SLiM 的作者是谁？", "NestQuant 发表在哪里？". Its words ("wrote", "authors",
+# "published") are in no abstract: each abstained, even over the 38 seeds that hold the paper.
+_RECORD = re.compile(r"^\s*(?:(?:and\s+)?who\s+(?:wrote|authored|co-?authored|is\s+the\s+(?:first\s+|last\s+)?author\s+of|"
+                     r"are\s+the\s+(?:authors|co-?authors)\s+of)\b|"
+                     r"which\s+(?:authors|people|researchers)\s+(?:wrote|authored)\b|"
+                     r"(?:where|when|in\s+which\s+(?:venue|conference|year)|at\s+which\s+(?:venue|conference)|which\s+(?:venue|"
+                     r"conference)|what\s+(?:venue|conference))\b[^?]*\b(?:published|appear(?:ed)?|presented|accepted|"
+                     r"come\s+out|publish)\b|"
+                     r"what(?:'s|\s+is)\s+the\s+(?:link|url|doi)\s+(?:to|for|of)\b)|"
+                     r"的作者|是谁写的|谁写的|发表在哪|发表于哪|在哪(?:个|里)?(?:会议|期刊)?发表|哪个会议", re.I)
+
+
+def asks_record(question: str) -> bool:
+    """Whether `question` asks who wrote a paper, where or when it was published, or its link."""
+    return bool(_RECORD.search(question))

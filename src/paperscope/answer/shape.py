@@ -1,0 +1,43 @@
+"""An answer's papers as the question asks to see them, once relevance has decided which papers
+address it: newest first ("the latest papers on X"), a number of them ("three papers on X"), or
+with the authors who wrote most of them ("Who works on X?"); and what is said after the answer
+about that (`Plan.remarks`).
+
+The papers come from the same decision as any answer: those that reach the cite threshold
+(`find_all` lists further down; ordered by year or counted by author, one doubtful paper would
+count as much as a sure one: "spiked covariance" came first for spiking networks).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from paperscope.answer.plan import authors_text, more_text, newest_text
+from paperscope.records import Evidence
+from paperscope.relevance.decision import Decision, newest_first
+
+
+def shaped(decision: Decision, cite: float, limit: int, order: str | None = None, who: bool = False,
+           chinese: bool = False) -> tuple[Decision, list[str]]:
+    """`decision` (every paper that addresses the question, `find_all`'s list) as the question asks
+    to see it, and the remarks that say so. `order`: `text.asks.recency`; `who`: `text.asks.asks_who`."""
+    if decision.abstain:
+        return decision, []
+    sure = [ev for ev in decision.cited if ev.support >= cite] or decision.cited[:1]
+    if order is not None:
+        remarks = [newest_text(sure, order == "one", chinese)]
+        cut = newest_first(sure, limit, order == "one")
+    else:
+        cut = Decision(sure[:limit], more=len(sure) > limit)
+        remarks = [more_text(chinese)] if cut.more else []
+    if who:
+        remarks.insert(0, authors_text(top_authors(sure), len(sure), chinese))
+    return replace(cut, related=decision.related), remarks
+
+
+def top_authors(papers: list[Evidence], most: int = 5) -> list[tuple[str, int]]:
+    """The authors with most of `papers` (at least two), most first; ties in first-seen order
+    (the better paper's authors first)."""
+    counts = Counter(a.strip() for ev in papers for a in dict.fromkeys(ev.paper.authors) if a.strip())
+    return [(a, n) for a, n in counts.most_common() if n >= 2][:most]
