@@ -264,3 +264,12 @@ def test_a_question_about_a_named_papers_record_answers_from_that_paper(seeded, 
 def test_a_record_question_naming_no_paper_of_the_library_abstains(seeded):
     ans = seeded.ask("Who wrote the PointNet++ paper?")
     assert ans.abstained and not ans.citations
+
+
+@pytest.mark.parametrize("question", ["What are the open problems in federated learning?",
+                                      "What are the open questions in causal discovery?"])
+def test_open_problems_frame_the_question_and_open_is_no_topic_word(seeded, question):
+    """As a topic word "open" ranked "Open-Vocabulary Federated Learning" first over 20,000 papers."""
+    q = seeded.relevance.analyze(question, seeded.catalog.snapshot())
+    words = {w for g, _ in q.groups for w in g}
+    assert q.kind == "list" and "open" not in words and words & {"feder", "causal"}

@@ -306,7 +306,7 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("Which methods does SLiM combine?", "factoid", "slim combine"),
     ("Which method improves sample efficiency in RL?", "factoid", "improves sample efficiency rl"),
     ("How do the authors evaluate it?", "factoid", "authors"),
-    ("What are the open problems in federated learning?", "list", "open problems federated learning"),
+    ("What are the open problems in federated learning?", "list", "problems federated learning"),  # not "open"
     ("What are the main challenges in multi-agent reinforcement learning?", "list",
      "challenges multi agent reinforcement learning"),
     ("What are its limitations?", "factoid", "limitations"),

@@ -96,10 +96,12 @@ _FIELD_FRAMES = (
                r"|^\s*(?:which|what)(?=\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+(?:are|is|were)\s+(?:most\s+)?(?:commonly|typically|"
                r"usually|generally|widely|often|frequently|mostly)\b)"
                # "What are the open problems in X?", "the limitations of X": the papers that discuss them
-               r"|^\s*what(?:'s|\s+is|\s+are|\s+were)?(?:\s+(?:the|some))?(?=\s+(?:(?:main|key|major|current|biggest|"
-               r"remaining|known|common|open|fundamental)\s+)*(?:limitations|challenges|open\s+(?:problems|questions)|"
-               r"drawbacks|weaknesses|shortcomings|(?:future|research)\s+directions|risks|pitfalls|bottlenecks|obstacles)"
-               r"\s+(?:of|in|for|with|facing|around)\b)", re.I),
+               # ("open" and the other adjectives frame it too: as a topic word "open" ranked "Open-Vocabulary
+               # Federated Learning" first for the open problems in federated learning).
+               r"|^\s*what(?:'s|\s+is|\s+are|\s+were)?(?:\s+(?:the|some))?(?:\s+(?:main|key|major|current|biggest|"
+               r"remaining|known|common|open|fundamental))*(?=\s+(?:limitations|challenges|(?<=open\s)(?:problems|"
+               r"questions)|drawbacks|weaknesses|shortcomings|(?:future|research)\s+directions|risks|pitfalls|bottlenecks|"
+               r"obstacles)\s+(?:of|in|for|with|facing|around)\b)", re.I),
     # "How many papers study X?": a count of the papers on X, so the papers (it cited one).
     re.compile(r"^\s*how\s+many\s+(?:of\s+(?:the|these|your)\s+)?(?:papers|works|studies|articles|publications|abstracts)\b",
                re.I),
