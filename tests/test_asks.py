@@ -273,3 +273,12 @@ def test_open_problems_frame_the_question_and_open_is_no_topic_word(seeded, ques
     q = seeded.relevance.analyze(question, seeded.catalog.snapshot())
     words = {w for g, _ in q.groups for w in g}
     assert q.kind == "list" and "open" not in words and words & {"feder", "causal"}
+
+
+@pytest.mark.parametrize("question", ["How many papers are in the library?", "How many papers are there?", "有多少篇论文？"])
+def test_how_many_papers_in_all_counts_the_library(seeded, question):
+    """It abstained: "in the library" is read as scope, and "How many papers are?" named no topic."""
+    total = seeded.catalog.paper_count()
+    ans = seeded.ask(question, max_citations=5)
+    assert not ans.abstained and len(ans.citations) == 5
+    assert ans.text.startswith((f"{total} papers in the library", f"库中有 {total} 篇论文"))

@@ -212,6 +212,12 @@ def test_listall_section_scores_find_all_on_a_small_library(tmp_path):
     table = markdown(report)
     assert f"| find_all, {size} papers, 2 topics, English: recall / precision (strict) |" in table
     assert "| find_all, " + size + " papers, sarcasm (22 gold) | recall" in table
+    # Counts and newest-first answers of both topics ("How many papers detect sarcasm?").
+    shaped = res["shaped"]
+    assert shaped["topics"] == 2 and [t["id"] for t in shaped["per_topic"]] == [t["id"] for t in topics]
+    assert all(t["count"] > 0 and t["newest_gold_year"] for t in shaped["per_topic"])
+    assert 0 <= shaped["newest_first"] <= 2 and 0.0 <= shaped["newest_precision"] <= 1.0
+    assert f"| ask, {size} papers, \"How many papers ...?\" over 2 topics" in table
 
 
 def test_hand_labelled_question_libraries_are_consistent():

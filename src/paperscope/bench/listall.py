@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from paperscope.assistant import Assistant
 
+from paperscope.bench import shaped
 from paperscope.bench.corpus import write_jsonl
 from paperscope.bench.query import percentiles
 
@@ -171,6 +172,7 @@ def run_listall(records: list[dict[str, Any]], work: Path, topics_file: str | Pa
         a = Assistant.open(data)
         res = evaluate(a, topics, {r["id"] for r in part}, chinese=chinese, log=log)
         res["targets_met"] = targets(res)
+        res["shaped"] = shaped.evaluate(a, topics, {r["id"] for r in part})  # counts, newest first
         out["by_size"][str(size)] = res
         del a
     return out
@@ -193,6 +195,7 @@ def markdown_rows(section: dict[str, Any]) -> list[str]:
             lines.append(f"| find_all, {size} papers, warm ({lat['n']} questions) | p50 {lat['p50_ms'] / 1000:.2f} s, "
                          f"p95 {lat['p95_ms'] / 1000:.2f} s (CPU time p50 {cpu['p50_ms'] / 1000:.2f} s, "
                          f"p95 {cpu['p95_ms'] / 1000:.2f} s) |")
+        lines += shaped.markdown_rows(size, res.get("shaped", {}))
         if res["errors"]["questions"]:
             lines.append(f"| find_all, {size} papers, questions that raised (scored 0) | {res['errors']['questions']}: "
                          f"{res['errors']['first'][0][:120]} |")

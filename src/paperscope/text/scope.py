@@ -230,9 +230,13 @@ def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
 
 # "List all papers", "Show me every paper in the library", "What papers are in the corpus?",
 # "列出所有论文": a question for the whole library (when it names no topic).
+# "How many papers are there?" / "有多少篇论文？" (also what "How many papers are in the library?" is
+# once its "in the library" is read): every paper counted (it abstained).
 _EVERYTHING = re.compile(r"\b(?:all|every|each)\b[^?.!]*\bpapers?\b|\bpapers?\s+(?:are\s+)?(?:in|of)\s+(?:the|this|my)\s+"
-                         r"(?:library|corpus|collection)\b|^\s*(?:list|show)\s+(?:me\s+)?(?:the\s+)?papers\b|所有(?:的)?论文|全部论文",
-                         re.I)
+                         r"(?:library|corpus|collection)\b|^\s*(?:list|show)\s+(?:me\s+)?(?:the\s+)?papers\b|所有(?:的)?论文|全部论文"
+                         r"|^\s*how\s+many\s+(?:papers|works|articles|abstracts|publications)(?:\s+(?:are|is|do\s+(?:you|we|I)\s+"
+                         r"have|(?:are\s+)?there|(?:are\s+)?here|in\s+total|overall|altogether|total))*\s*[?.!]*\s*$"
+                         r"|^\s*(?:(?:库|文献库|语料库)(?:里|中)?)?(?:一共|总共)?有多少篇?论文[？?]?\s*$", re.I)
 
 
 def asks_for_everything(question: str) -> bool:
