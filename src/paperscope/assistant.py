@@ -269,12 +269,12 @@ class Assistant:
         order, who = recency(question), asks_who(question)  # "the latest papers on X", "Who works on X?"
         question = who or question
         cut = excluded(question)  # "X that do not use Y": X's papers, less those using Y
-        rest = self.relevance.analyze(cut.question, snapshot) if cut else None  # a claim's "but not" is the claim's
+        rest = self.relevance.analyze(to_english_query(cut.question), snapshot) if cut else None  # a claim's "but not" is its own
         cut = cut if rest is not None and rest.groups and rest.kind == "list" else None
         topic = cut.question if cut else question
         deep, every = bool(order or who), bool(order or who or shown)  # every paper on X is read / decided
         scored = self.gather.scored_all(topic, snapshot, filters) if deep else self.scored(topic, snapshot, filters)
-        scored, dropped = self.relevance.without(scored, cut.thing, snapshot) if cut else (scored, 0)
+        scored, dropped = self.relevance.without(scored, cut.english, snapshot) if cut else (scored, 0)
         decision = self.relevance.decide(scored, snapshot, None if every else limit, every=every)
         remarks = [remark.more_text(chinese(question))] if decision.more else []
         if every:

@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from paperscope.text.zh import to_english_query
+
 _GENRE = r"(?:papers?|works?|studies|study|articles?|publications?|research|approaches|methods|advances|results)"
 _PAPERS = r"(?:papers|works|studies|articles|publications)"
 _COUNT = re.compile(rf"\bhow\s+many\s+(?:of\s+the\s+)?(?:[\w-]+\s+){{0,3}}?{_PAPERS}\b|"
@@ -80,20 +82,39 @@ _DANGLING = re.compile(r"\s+(?:that|which|who)(?:\s+(?:are|is|were))?\s*(?=$|[?.
 _PROPERTY = re.compile(r"\b(?:need|require|rely|depend)\b", re.I)
 
 
+# Chinese: "不使用Y的X论文", "X论文没有使用Y", "不基于Y", "排除Y": glossed word by word, 没有使用 read
+# "haven't hasn't doesn't exist" and the question cited Y's papers or abstained. Not 有没有用 ("is
+# there any using", the usual way to ask), 除了 ... 之外 ("besides"), 不用 / 不需要 / 无需 (a property,
+# as "do not need" in English: "不用热图，而是 ..."): over the 291 Chinese benchmark questions those
+# read 31 questions as exclusions, all wrongly.
+_ZH_EXCLUDED = re.compile(r"(?:(?<!有)没有|不|未)(?:使用|用到|采用|基于|涉及)了?"
+                          r"(?P<y>[^，。？?！!、的]+?)(?=的|[，。？?！!]|$)"
+                          r"|排除(?:了|掉)?(?P<z>[^，。？?！!、的]+?)(?=的|[，。？?！!]|$)")
+
+
 class Exclusion(NamedTuple):
     question: str  # what to score: the question without the clause
     thing: str  # Y, as asked: papers that use it are left out
+    english: str = ""  # Y in English (a Chinese Y glossed), what papers are read for
 
 
 def excluded(question: str) -> Exclusion | None:
     """How `question` excludes something, or None. Whether the question to score still names a
     topic is the caller's to check ("Which methods do not use labels?": the clause is the topic)."""
+    z = _ZH_EXCLUDED.search(question)
+    if z is not None:
+        thing = (z.group("y") or z.group("z")).strip()
+        after = question[z.end():]
+        after = after[1:] if after.startswith("的") else after  # the clause's own 的 ("不使用Y的X")
+        rest = re.sub(r"的(?=[？?。！!]|$)", "", (question[:z.start()] + after).strip()).strip()
+        return Exclusion(rest, thing, to_english_query(thing)) if rest and thing else None
     m = _EXCLUDED.search(question)
     if m is None or len(m.group("y").split()) > 6 or _CLAIMED.search(question[:m.start()]) \
             or _PROPERTY.search(m.group(0)[:-len(m.group("y"))]):
         return None
     rest = _DANGLING.sub("", question[:m.start()] + question[m.end():]).strip()
-    return Exclusion(rest if rest.endswith(("?", ".", "!")) else rest + "?", m.group("y").strip())
+    thing = m.group("y").strip()
+    return Exclusion(rest if rest.endswith(("?", ".", "!")) else rest + "?", thing, thing)
 
 
 # Mentions a paper makes of a thing it does without: "without reinforcement learning", "no
