@@ -292,3 +292,16 @@ def test_how_many_papers_in_all_counts_the_library(seeded, question):
     ans = seeded.ask(question, max_citations=5)
     assert not ans.abstained and len(ans.citations) == 5
     assert ans.text.startswith((f"{total} papers in the library", f"库中有 {total} 篇论文"))
+
+
+def test_asks_reads_every_shape_once():
+    from paperscope.text.asks import Asks, asks
+
+    assert asks("Top 3 papers on diffusion policies?") == Asks("papers on diffusion policies?", 3)
+    who = asks("Who works on event cameras?")
+    assert (who.question, who.who, who.deep, who.every) == ("Which papers are about event cameras?", True, True, True)
+    latest = asks("What are the latest papers on event cameras?")
+    assert (latest.order, latest.deep, latest.number) == ("newest", True, None)
+    cut = asks("Which papers on LLMs do not use RL?")
+    assert cut.exclusion is not None and cut.exclusion.thing == "RL" and not cut.every
+    assert asks("Which papers address MoE latency?") == Asks("Which papers address MoE latency?")

@@ -45,7 +45,7 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
-from paperscope.text.asks import asked_number, asks_who, counts_papers, excluded, recency
+from paperscope.text.asks import asks, counts_papers
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
 from paperscope.text.zh import chinese, to_english_query
 
@@ -264,21 +264,19 @@ class Assistant:
                 self.crosslingual.quote(question, snapshot, decision.cited)
                 return Plan(base.question, standalone, scored.evidence, decision.cited, notes=notes,
                             abstain=AbstainReason.NONE_OF_THOSE if decision.abstain else None)
-        shown = asked_number(question)  # "Give me three papers on X": three, best first
-        question, limit = shown if shown else (question, limit)
-        order, who = recency(question), asks_who(question)  # "the latest papers on X", "Who works on X?"
-        question = who or question
-        cut = excluded(question)  # "X that do not use Y": X's papers, less those using Y
+        # "Give me three papers on X", "the latest papers on X", "Who works on X?", "X that do not use Y".
+        wants = asks(question)
+        question, limit, cut = wants.question, wants.number or limit, wants.exclusion
         rest = self.relevance.analyze(to_english_query(cut.question), snapshot) if cut else None  # a claim's "but not" is its own
         cut = cut if rest is not None and rest.groups and rest.kind == "list" else None
         topic = cut.question if cut else question
-        deep, every = bool(order or who), bool(order or who or shown)  # every paper on X is read / decided
-        scored = self.gather.scored_all(topic, snapshot, filters) if deep else self.scored(topic, snapshot, filters)
+        scored = self.gather.scored_all(topic, snapshot, filters) if wants.deep else self.scored(topic, snapshot, filters)
         scored, dropped = self.relevance.without(scored, cut.english, snapshot) if cut else (scored, 0)
-        decision = self.relevance.decide(scored, snapshot, None if every else limit, every=every)
+        decision = self.relevance.decide(scored, snapshot, None if wants.every else limit, every=wants.every)
         remarks = [remark.more_text(chinese(question))] if decision.more else []
-        if every:
-            decision, remarks = shaped(decision, self.relevance.thresholds()[0], limit, order, bool(who), chinese(question))
+        if wants.every:
+            decision, remarks = shaped(decision, self.relevance.thresholds()[0], limit, wants.order, wants.who,
+                                       chinese(question))
         if cut and not decision.abstain:  # say how the exclusion was read
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)

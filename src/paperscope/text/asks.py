@@ -27,6 +27,7 @@ observation") is not next to a paper word, and the topic words themselves are re
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from paperscope.text.zh import to_english_query
@@ -200,3 +201,33 @@ _RECORD = re.compile(r"^\s*(?:(?:and\s+)?who\s+(?:wrote|authored|co-?authored|is
 def asks_record(question: str) -> bool:
     """Whether `question` asks who wrote a paper, where or when it was published, or its link."""
     return bool(_RECORD.search(question))
+
+
+@dataclass(frozen=True)
+class Asks:
+    """What a question asks of its papers beyond their topic, read once (`asks`)."""
+
+    question: str  # what to score: without the number asked for; "Who works on X?" as "Which papers are about X?"
+    number: int | None = None  # `asked_number`: "three papers on X"
+    order: str | None = None  # `recency`: newest first
+    who: bool = False  # `asks_who`: the authors of most of them
+    exclusion: Exclusion | None = None  # `excluded`: papers that use Y left out
+
+    @property
+    def deep(self) -> bool:
+        """Every paper on the topic is read: ordered by year or counted by author."""
+        return bool(self.order or self.who)
+
+    @property
+    def every(self) -> bool:
+        """Every paper from the cite threshold is decided on, then shaped (`answer.shape`)."""
+        return self.deep or self.number is not None
+
+
+def asks(question: str) -> Asks:
+    """`question` read for a number of papers, recency, "who" and an exclusion (see above)."""
+    shown = asked_number(question)
+    text, number = shown if shown else (question, None)
+    order, who = recency(text), asks_who(text)
+    text = who or text
+    return Asks(text, number, order, who is not None, excluded(text))
