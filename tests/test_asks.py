@@ -305,3 +305,18 @@ def test_asks_reads_every_shape_once():
     cut = asks("Which papers on LLMs do not use RL?")
     assert cut.exclusion is not None and cut.exclusion.thing == "RL" and not cut.every
     assert asks("Which papers address MoE latency?") == Asks("Which papers address MoE latency?")
+
+
+@pytest.mark.parametrize("question, key", [("Regarding NestQuant, which lattice is used?", "Gosset"),
+                                           ("In the SLiM paper, what accuracy improvement is reported on LLaMA-2-7B?",
+                                            "5.66%")])
+def test_a_question_after_the_paper_it_is_about_quotes_the_answer(seeded, question, key):
+    """Read as 'other' ("Regarding X, which ...?"), they quoted the paper's most topical sentence."""
+    assert seeded.relevance.analyze(question, seeded.catalog.snapshot()).kind == "factoid"
+    ans = seeded.ask(question)
+    assert len(ans.citations) == 1 and key in ans.citations[0].quote
+
+
+def test_a_leading_clause_with_a_relative_where_keeps_its_list_reading(seeded):
+    q = "For my thesis on deep random feature models, where only the last layer is trained, which papers are relevant?"
+    assert seeded.relevance.analyze(q, seeded.catalog.snapshot()).kind == "list"

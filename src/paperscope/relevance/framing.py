@@ -357,10 +357,23 @@ def framing(question: str, toks: list[str], starts: list[int]) -> tuple[set[int]
     return out, kind_of(question[lead:], asks)
 
 
+# The paper or topic named first, then the question: "Regarding NestQuant, which lattice is used?",
+# "For GAPrompt, how many parameters are trained?", "In the SLiM paper, what ...?" (read as 'other',
+# they quoted the paper's most topical sentence, not the one holding the answer).
+_TOPIC_FIRST = re.compile(r"^\s*(?:for|regarding|about|as\s+(?:for|to)|concerning|in|on|with)\s+[^,?.!]{1,80},\s*"
+                          r"(?=(?:how|what|which|who|whose|when|where)\b)", re.I)
+_BEST = re.compile(r"\b(?:best|better|fastest|strongest|most\s+(?:accurate|efficient|effective|popular|promising))\b", re.I)
+
+
 def kind_of(question: str, asks_papers: bool) -> str:
     """'factoid', 'list' or 'other' (see the module docstring); `asks_papers`: the framing asks for papers."""
     if asks_papers:  # "What should I read on X?", "What are recent approaches to X?": papers, not a detail
         return "list"
+    first = _TOPIC_FIRST.match(question)
+    # Not "For my thesis on X, where ..., which papers ...?" nor "For point clouds, which method is best?"
+    # (a comparison across the field's papers, not one paper's detail).
+    if first and "," not in question[first.end():] and not _BEST.search(question[first.end():]):
+        question = question[first.end():]
     if _WH.search(question) and not _LIST_HEAD.search(question):
         return "factoid"
     if TERSE and _TERSE.match(question):  # a search-box query ("event cameras"): papers on it
