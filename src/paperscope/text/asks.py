@@ -1,27 +1,27 @@
-"""What a question asks of a list of papers beyond its topic: a count, or the newest first.
+"""What a question asks of its papers beyond their topic, read from its wording (`asks` reads them
+once); each is answered from the same relevance decision as any answer (`answer.shape`).
 
-- A count: "How many papers are about graph neural networks?", "How many ICML papers study
-  MoE?", "the number of papers on X", "有多少篇论文研究图神经网络？". The count is of every paper
-  in the library that addresses the topic (`find_all`), not of the ones an answer shows (an
-  answer showed 15 and said "15 papers in the corpus address this" where the library held 122).
-  Not "How many models were trained ...?" or "how many parameters": that asks a paper's detail.
+- A count: "How many papers are about graph neural networks?", "the number of papers on X",
+  "有多少篇论文研究图神经网络？". The count is of every paper in the library that addresses the topic
+  (`find_all`), not of the ones an answer shows (an answer showed 15 and said "15 papers in the
+  corpus address this" where the library held 125). Not "How many models were trained ...?": that
+  asks a paper's detail.
 - Recency: "What are the latest papers on event cameras?", "most recent work on X", "recent
-  papers on X", "Which is the newest paper on spiking neural networks?", "最新的论文",
-  "近年来 ... 的论文": the papers that address the topic, newest first (`newest_first`); the
-  singular ("the newest paper", "最新的一篇") asks for the newest year's papers only. Papers are
-  dated by year, the one date the catalogues give.
+  papers on X", "Which is the newest paper on X?", "最新的论文": the papers that address the topic,
+  newest first (`newest_first`); the singular ("the newest paper", "最新的一篇") asks for the newest
+  year's papers only. Papers are dated by year, the one date the catalogues give.
+- A number of papers: "Give me three papers on X", "Top 3 papers on X?", "推荐三篇..." (`asked_number`).
+- Who works on a topic: "Who works on X?", "Which authors ...?", "谁在研究X？" (`asks_who`).
+- An exclusion: "Which papers on large language models do not use reinforcement learning?", "X
+  but not Y", "X, excluding Y", "X except Y", "不使用Y的X论文": the topic is X, and papers that use
+  Y are left out (`excluded`). Not "X that do not need / require / rely on Y": that asks for a
+  property papers state ("data-free"). "without Y" and "rather than Y" stay part of the topic:
+  papers say it themselves ("fairness without demographics").
+- A named paper's record: "Who wrote NestQuant?", "Which venue published SLiM?" (`asks_record`).
 
-- An exclusion: "Which papers on large language models do not use reinforcement learning?",
-  "papers on quantization that don't require calibration data", "X but not Y", "X, excluding
-  Y", "X except Y": the topic is X, and papers that use Y are left out (`excluded`). Not "X that
-  do not need / require / rely on Y": that asks for a property papers state ("data-free"). Cited
-  before were the LLM papers that do use RL: the clause's words counted as more topic. "without
-  Y" and "rather than Y" stay part of the topic: papers say it themselves ("fairness without
-  demographics", "trees rather than neural nets" compare with them).
-
-Both are read conservatively: a recency word inside a topic ("latest-iterate", "the most recent
-observation") is not next to a paper word, and the topic words themselves are read by
-`relevance` (which already treats "recent", "latest" and "how many papers" as scaffolding).
+All are read conservatively: a recency word inside a topic ("latest-iterate", "the most recent
+observation") is not next to a paper word; a number after a preposition ("trained on 3 papers'
+worth of data") is the papers' detail; the topic words themselves are read by `relevance`.
 """
 
 from __future__ import annotations
