@@ -170,9 +170,10 @@ def run_listall(records: list[dict[str, Any]], work: Path, topics_file: str | Pa
         data = library_for(part, work, log)
         log(f"listall: {len(topics)} topics over {size} papers")
         a = Assistant.open(data)
-        res = evaluate(a, topics, {r["id"] for r in part}, chinese=chinese, log=log)
+        library = {r["id"] for r in part}
+        res = evaluate(a, topics, library, chinese=chinese, log=log)
         res["targets_met"] = targets(res)
-        res["shaped"] = shaped.evaluate(a, topics, {r["id"] for r in part})  # counts, newest first
+        res["shaped"] = shaped.evaluate(a, [(t, *labels(t, library)) for t in topics])  # counts, newest first
         out["by_size"][str(size)] = res
         del a
     return out

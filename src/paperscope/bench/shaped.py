@@ -28,11 +28,11 @@ MIN_GOLD = 3
 _COUNT = re.compile(r"^(\d+) papers? in the library")
 
 
-def evaluate(assistant: Assistant, topics: list[dict[str, Any]], library: set[str]) -> dict[str, Any]:
-    """The figures above, over `topics` (listall's) in `library` (its paper ids)."""
+def evaluate(assistant: Assistant, labelled: list[tuple[dict[str, Any], set[str], set[str]]]) -> dict[str, Any]:
+    """The figures above, over listall's topics, each with its gold and acceptable papers in the
+    library (`listall.labels`)."""
     rows = []
-    for topic in topics:
-        gold, ok = set(topic["gold_85k"]) & library, set(topic["acceptable_85k"]) & library
+    for topic, gold, ok in labelled:
         base = topic["phrasings"][0]
         if len(gold) < MIN_GOLD or not base.startswith("Which papers "):
             continue
@@ -50,8 +50,8 @@ def evaluate(assistant: Assistant, topics: list[dict[str, Any]], library: set[st
                      "count_ok": 0.8 * len(gold) <= count <= 1.2 * (len(gold) + len(ok)), "newest_gold_year": newest,
                      "newest_first": _first_year(timed["newest"][0]) == newest,
                      "plain_first": _first_year(timed["plain"][0]) == newest,
-                     "newest_precision": _precision(timed["newest"][0], gold | ok),
-                     "plain_precision": _precision(timed["plain"][0], gold | ok),
+                     "newest_precision": _precision(timed["newest"][0], gold, ok),
+                     "plain_precision": _precision(timed["plain"][0], gold, ok),
                      **{f"{k}_s": round(v[1], 3) for k, v in timed.items()}})
     if not rows:
         return {"topics": 0}
@@ -71,8 +71,9 @@ def _first_year(answer: Answer) -> int | None:
     return answer.citations[0].year if answer.citations else None
 
 
-def _precision(answer: Answer, right: set[str]) -> float:
-    cited = answer.citations
+def _precision(answer: Answer, gold: set[str], acceptable: set[str]) -> float:
+    """As `listall.score` counts it: gold or acceptable cited over cited (0 when none)."""
+    cited, right = answer.citations, gold | acceptable
     return round(sum(c.paper_id in right for c in cited) / len(cited), 4) if cited else 0.0
 
 

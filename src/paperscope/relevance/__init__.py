@@ -39,6 +39,7 @@ from paperscope.relevance.features import (
     covered_groups,
     matrix,
     names_topic,
+    phrase_pairs,
     rank_scale,
     states_topic,
     stems,
@@ -194,18 +195,18 @@ class Relevance:
         q = self.analyze(thing, corpus)
         if not q.groups:
             return scored, 0
-        keep = []
+        cite, keep, dropped = self.thresholds()[0], [], 0
         for ev in scored.evidence:
             words = stems(affirmed(f"{ev.paper.title}. {' '.join(ev.paper.keywords)}. {ev.paper.abstract}"))
-            raw, seq = concepts_of(words), [base_concept(w) for w in words]
-            pairs = {f"{a} {b}" for a, b in zip(seq, seq[1:])} | {f"{a} {b}" for a, b in zip(seq, seq[2:])}
+            raw, pairs = concepts_of(words), phrase_pairs([base_concept(w) for w in words])
             phrased = all(f"{base_concept(a)} {base_concept(b)}" in pairs for a, b in q.phrases)
             uses = all(covered_groups(q, raw)) and phrased or \
                 not all(covered_groups(q, raw)) and all(covered_groups(q, corpus.acronyms.expand(raw)))
             if not uses:
                 keep.append(ev)
-        cite = self.thresholds()[0]
-        return replace(scored, evidence=keep), sum(ev.support >= cite for ev in scored.evidence if ev not in keep)
+            else:
+                dropped += ev.support >= cite
+        return replace(scored, evidence=keep), dropped
 
     def missing_term(self, scored: Scored, covered: Callable[[Evidence], set[str]]) -> Scored:
         """A paper that uses neither word of a research term the question names is not cited for

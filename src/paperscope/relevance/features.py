@@ -139,6 +139,11 @@ def concepts_of(stem_list: Iterable[str]) -> set[str]:
     return out
 
 
+def phrase_pairs(seq: list[str]) -> set[str]:
+    """"a b" for concepts next to each other (or one apart): the phrases a text uses."""
+    return {f"{a} {b}" for a, b in zip(seq, seq[1:])} | {f"{a} {b}" for a, b in zip(seq, seq[2:])}
+
+
 class PaperText:
     """A paper's words as the features need them, computed once per paper version."""
 
@@ -157,8 +162,7 @@ class PaperText:
         self.head = self.title.union(*self.sent_sets[:2])
         self.title_seq = [base_concept(s) for s in title_stems]
         self.seq = self.title_seq + [base_concept(s) for x in sent_stems for s in x]  # phrases
-        # "a b" for words next to each other (or one apart): the phrases this paper uses
-        self.pairs = {f"{a} {b}" for a, b in zip(self.seq, self.seq[1:])} | {f"{a} {b}" for a, b in zip(self.seq, self.seq[2:])}
+        self.pairs = phrase_pairs(self.seq)
         index, _ = thesaurus()
         all_stems = set(title_stems).union(*[set(x) for x in sent_stems])
         self.th_all = np.array(sorted({index[s] for s in all_stems if s in index}), dtype=np.int64)

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from paperscope.text.zh import to_english_query
+from paperscope.text.zh import has_cjk, to_english_query
 
 _GENRE = r"(?:papers?|works?|studies|study|articles?|publications?|research|approaches|methods|advances|results)"
 _PAPERS = r"(?:papers|works|studies|articles|publications)"
@@ -96,7 +96,7 @@ _ZH_EXCLUDED = re.compile(r"(?:(?<!有)没有|不|未)(?:使用|用到|采用|�
 class Exclusion(NamedTuple):
     question: str  # what to score: the question without the clause
     thing: str  # Y, as asked: papers that use it are left out
-    english: str = ""  # Y in English (a Chinese Y glossed), what papers are read for
+    english: str  # Y in English (a Chinese Y glossed), what papers are read for
 
 
 def excluded(question: str) -> Exclusion | None:
@@ -136,7 +136,7 @@ _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "sev
             "ten": 10, "a couple of": 2, "a few": 3, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6,
             "七": 7, "八": 8, "九": 9, "十": 10}
 _N = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few)"
-_KIND = r"(?:papers|works|studies|articles|publications|references|readings)"
+_KIND = rf"(?:{_PAPERS}|references|readings)"
 _ASKED = re.compile(rf"(?:\b(?:the\s+)?(?:top|best)\s+{_N}\s+(?=(?:[\w-]+\s+){{0,2}}{_KIND}\b)|"
                     rf"\b{_N}\s+(?:(?:best|top|good|key|important|relevant|recent|representative|must-read|seminal|"
                     rf"influential)\s+){{0,2}}(?={_KIND}\b))\s*|"
@@ -178,7 +178,7 @@ def asks_who(question: str) -> str | None:
     m = _WHO.search(question)
     if m is None:
         return None
-    if re.search(r"[\u4e00-\u9fff]", m.group(0)):
+    if has_cjk(m.group(0)):
         return question  # Chinese: 谁在研究 / 哪些作者 are scaffolding already (`text.zh`)
     topic = _WHO_FILLER.sub("", " " + question[m.end():], count=1).strip()
     return f"Which papers are about {topic}" if topic.strip(" ?.!") else None

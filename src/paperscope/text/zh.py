@@ -134,8 +134,9 @@ def _table() -> dict[str, list[str]]:
 
 
 _GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b|~'s")
+_METHOD_WORDS = frozenset("方法 办法 手段 途径".split())  # scaffolding as "methods" is in English ("哪些方法可以提高 X")
 # Function words and question scaffolding ("which papers study ..."): no topic in them.
-_ZH_STOP = frozenset(
+_ZH_STOP = _METHOD_WORDS | frozenset(
     "的 了 吗 呢 吧 哪些 哪个 哪篇 什么 哪 有没有 有无 关于 有 是 在 和 与 及 或 论文 文章 研究 工作 方面 "
     "这 那 些 篇 一 个 中 对 把 被 用 如何 怎么 怎样 为什么 是否 请问 请 列出 介绍 相关 有关 涉及 提出 "
     "只 需要 多大 多少 多高 多快 本身 关注 用到 用到了 到 能 可以 最多 上 时 做 基于 使用 采用 进行 一种 "
@@ -147,11 +148,10 @@ _ZH_STOP = frozenset(
     "一些 一下 写 在写 毕业论文 学位论文 进展 最新 最近 新 想 想要 了解 应该 读 阅读 看 看看 给 我 你 您 概述 帮 帮我 "
     "帮忙 找 找找 查找 告诉 知道 谁 做过 研究过 发表 发表过 有人 同事 导师 项目 课题 参考文献 相关工作 已有 现有 现状 "
     "前沿 发展 谢谢 能不能 可不可以 入门 开始 先 几 几篇 多少篇 适合 最适合 最 "
-    # The asker's verdict on the papers wanted ("经典论文", "必读论文", "有什么好的 X 论文"), and 领域 (the
-    # field of X; its terms, 领域自适应, segment whole); methods and how often, as in English ("哪些方法可以提高 X":
-    # "method or means or methodology" weighed a quarter of it).
+    # The asker's verdict on the papers wanted ("经典论文", "必读论文", "有什么好的 X 论文"), 领域 (the field
+    # of X; its terms, 领域自适应, segment whole) and how often, as in English.
     "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力 "
-    "方法 办法 手段 途径 常用 常见 通常 一般 经常 往往".split()
+    "常用 常见 通常 一般 经常 往往".split()
 )
 MAX_GLOSSES = 4
 _ZH_OR = frozenset({"或", "或者", "还是"})
@@ -370,7 +370,7 @@ def runs(text: str) -> list[str | list[str]]:
         if run:
             out.append(run)
             run = []
-        if piece in ("方法", "办法", "手段", "途径") and out and out[-1] == "or":
+        if piece in _METHOD_WORDS and out and out[-1] == "or":
             out.pop()  # "指标或方法": the alternative was scaffolding, so no "or" is left hanging
         elif piece in _ZH_OR:
             out.append("or")  # alternatives: "训练数据或评测数据"
