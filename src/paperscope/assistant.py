@@ -25,6 +25,7 @@ from paperscope.answer import plan as remark  # the texts said after an answer
 from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, History, draft_pieces
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
+from paperscope.answer.figures import figure_plan
 from paperscope.answer.followup import by_place, is_follow_up, narrows, scoring_text, unpointed
 from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text
 from paperscope.answer.shape import shaped
@@ -45,7 +46,7 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
-from paperscope.text.asks import asks, counts_papers
+from paperscope.text.asks import asks, counts_papers, most_of
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
 from paperscope.text.zh import chinese, to_english_query
 
@@ -255,6 +256,10 @@ class Assistant:
             # Which previous paper is meant: judged with the earlier question; the quote: with the follow-up's words.
             named = [c.paper_id for c in by_place(prior, question)]  # "Who wrote the second one?"
             restrict = set(named) or {c.paper_id for c in last.citations}
+            most = most_of(question)
+            if most is not None and most.measure:  # "Which one reports the largest speedup?": by each one's figure
+                return figure_plan(base.question, standalone, self.scored(earlier, snapshot, filters, restrict=restrict)
+                                   .evidence, most, notes)
             scored = self.scored(scoring_text(question, earlier), snapshot, filters, restrict=restrict)
             decision = self.relevance.decide(scored, snapshot, limit, follow_up=True, named=named)
             if not decision.abstain or narrows(question):  # "Which of those ...?" stays among those papers

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from paperscope.records import Answer, Citation
 from paperscope.text.analyzer import STOPWORDS, raw_terms
+from paperscope.text.asks import most_of
 
 _PRONOUNS = {"it", "its", "they", "them", "their", "theirs"}  # name a paper of the previous answer
 _DEMONSTRATIVES = {"this", "that", "these", "those", "such"}  # also relative pronouns: only in short questions
@@ -43,7 +44,7 @@ def is_follow_up(question: str) -> bool:
     lowered = f" {' '.join(words)} "  # words only: "Who are the authors?" ends in "authors?", not "authors "
     if any(w in _PRONOUNS for w in words) or any(f" {p} " in lowered for p in _REFERRING) or _MORE.search(question):
         return True
-    if _ZH_REFERRING.search(question) or pointed(question) or narrows(question):
+    if _ZH_REFERRING.search(question) or pointed(question) or narrows(question) or most_of(question) is not None:
         return True
     return any(w in _DEMONSTRATIVES for w in words) and len(content) <= 4
 

@@ -59,7 +59,13 @@ _TEXT = {
            "newest": "Newest first: {n} in the library {verb} this, published {span}.",
            "newest_one": "Of the {n} in the library that {verb} this, the newest are from {year}.",
            "shown": " The {k} best are listed; `paperscope ask --all` (or `find_all`) lists every one.",
-           "left_out": "Left out as asked: papers that use \u201c{thing}\u201d{n}."},
+           "left_out": "Left out as asked: papers that use \u201c{thing}\u201d{n}.",
+           "ordered": "Ordered by the figure each abstract reports for \u201c{measure}\u201d, {way} first. Each paper "
+                      "measures it on its own models and benchmarks: this is no head-to-head comparison.",
+           "unordered": "The abstracts report \u201c{measure}\u201d in different terms (a factor, a percentage), so the "
+                        "papers are not ordered; each quote holds its paper's figure.",
+           "no_figure": "No figure for \u201c{measure}\u201d in: {titles}.",
+           "none_figure": "None of the papers of the previous answer reports a figure for \u201c{measure}\u201d."},
     "zh": {"no_words": "问题中没有可检索的词，无法匹配任何论文。", "empty": "文献库为空：{detail}。",
            "filters": "没有论文符合筛选条件：{detail}。", "uncovered": "语料库中没有论文回答这个问题：没有论文涉及{parts}。",
            "partial": "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。",
@@ -70,7 +76,11 @@ _TEXT = {
            "newest": "按年份从新到旧：库中有 {n} 篇论文与此相关，发表于 {span}。",
            "newest_one": "库中与此相关的 {n} 篇论文中，最新的发表于 {year} 年。",
            "shown": "下面列出最相关的 {k} 篇；`paperscope ask --all`（或 find_all）可列出全部。",
-           "left_out": "已按要求排除使用“{thing}”的论文{n}。"},
+           "left_out": "已按要求排除使用“{thing}”的论文{n}。",
+           "ordered": "按各篇摘要报告的“{measure}”数值排序（{way}在前）。各篇论文在各自的模型和基准上测量，并非直接对比。",
+           "unordered": "各篇摘要报告“{measure}”的方式不同（倍数、百分比），因此未排序；每条引文都含该论文的数值。",
+           "no_figure": "以下论文没有报告“{measure}”的数值：{titles}。",
+           "none_figure": "上一个回答中的论文都没有报告“{measure}”的数值。"},
 }
 
 
@@ -95,6 +105,24 @@ def left_out_text(n: int, thing: str, chinese: bool = False) -> str:
         return _TEXT["zh"]["left_out"].format(thing=thing, n=f"（{n} 篇本会被引用）" if n else "")
     count = "" if not n else (" (one would have been cited)" if n == 1 else f" ({n} would have been cited)")
     return _TEXT["en"]["left_out"].format(thing=thing, n=count)
+
+
+_NAMED = 5  # papers without a figure named by title
+
+
+def figures_text(measure: str, larger: bool, ordered: bool, n: int, without: list[Evidence],
+                 chinese: bool = False) -> list[str]:
+    """Said after a pick by a figure among `n` cited papers ("Which one reports the largest
+    speedup?", `answer.figures`): how they are ordered (when more than one), which report no figure."""
+    t = _TEXT["zh" if chinese else "en"]
+    way = ("最大" if larger else "最小") if chinese else ("largest" if larger else "smallest")
+    out = [t["ordered" if ordered else "unordered"].format(measure=measure, way=way)] if n > 1 else []
+    if without:
+        titles = ("、" if chinese else "; ").join(ev.paper.display_title for ev in without[:_NAMED])
+        if len(without) > _NAMED:
+            titles += f" 等 {len(without)} 篇" if chinese else f" and {len(without) - _NAMED} more"
+        out.append(t["no_figure"].format(measure=measure, titles=titles))
+    return out
 
 
 def shown_text(k: int, chinese: bool = False) -> str:
@@ -126,7 +154,7 @@ def abstention_text(plan: Plan) -> str:
     elif plan.abstain is AbstainReason.NO_MATCH_FOR_FILTERS:
         text = t["filters"].format(detail=plan.detail)
     elif plan.abstain is AbstainReason.NONE_OF_THOSE:
-        text = t["none_of_those"]
+        text = t["none_figure"].format(measure=plan.detail) if plan.detail else t["none_of_those"]
     elif plan.uncovered:
         text = t["uncovered"].format(parts=_listing(plan.uncovered, t["or"]))
     elif plan.partial:

@@ -1,0 +1,133 @@
+"""A pick among the previous answer's papers by a figure each reports ("Which one reports the
+largest speedup?", "Which of them is the fastest?", "哪个最快？"; `text.asks.most_of`).
+
+Scope: each paper's own abstract is read for a number standing next to what is measured
+("decode latency by up to 1.65x"); the quote is that sentence, verbatim. The papers are ordered
+by their figures only when every figure is in the same terms (all "x", all "%", or all plain
+numbers), and the answer says that each paper measures on its own models and benchmarks: an
+abstract's figure is no head-to-head comparison. A paper that reports no such figure is not
+cited (it is named apart); when none does, the answer says so. Not read: units beyond x / %
+(per-token, "tokens/s"), conversions between units ("ms" and "s"), ranges, or which of two numbers in a sentence is the baseline.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from paperscope.answer.plan import AbstainReason, Plan, figures_text
+from paperscope.records import Evidence
+from paperscope.relevance.features import stems
+from paperscope.relevance.sentences import paper_sentences
+from paperscope.text.asks import Most
+from paperscope.text.zh import chinese
+
+# A number, not part of a name or a size ("Llama-3-8B", "GPT-2", "128K", "3D", "$T^{2/3}$"), with its
+# unit: "x" (1.65x, 5×, 3 times, 2-fold), "%" (15%, 15\%, 15 percent), a time, rate or size ("ms",
+# "fps", "GB"); else plain.
+_NUMBER = re.compile(r"(?<![\w.^_{/$:-])(\d+(?:\.\d+)?)(?:\s*(\\?%|percent\b|×|x\b|times\b|-?fold\b|\$?\\times\$?|"
+                     r"(?:ms|μs|us|s|sec|seconds?|fps|frames\s+per\s+second|Hz|kHz|GB|MB|hours?|minutes?)\b))?"
+                     r"(?![\w.]*\d)(?![A-Za-wyz]|:\d|-[A-Za-z])", re.I)
+_WORD = re.compile(r"[A-Za-z][\w-]*|\d+(?:\.\d+)?")
+NEAR = 6  # words between a figure and what it measures
+
+
+@dataclass(frozen=True)
+class Figure:
+    value: float
+    unit: str  # "x", "%", a unit ("ms", "fps", "gb") or "" (a plain number)
+    sentence: str
+
+
+def _unit(raw: str | None) -> str:
+    if not raw:
+        return ""
+    low = raw.lower().strip("$")
+    if low in ("%", "\\%", "percent"):
+        return "%"
+    if low in ("x", "×", "times", "fold", "-fold", "\\times"):
+        return "x"
+    return _UNITS.get(re.sub(r"\s+", " ", low), low)
+
+
+_UNITS = {"frames per second": "fps", "us": "μs", "sec": "s", "second": "s", "seconds": "s", "hours": "hour", "minutes": "minute"}
+
+
+def _measures(word: str, measure: tuple[str, ...]) -> bool:
+    stem = stems(word)  # the same word family: "accurate" / "accuracy", "speed" / "speedup" (not "a", "per")
+    return bool(stem) and len(stem[0]) >= 4 and any(stem[0].startswith(m[:5]) or m.startswith(stem[0])
+                                                    for m in _stemmed(measure))
+
+
+def _stemmed(measure: tuple[str, ...]) -> list[str]:
+    return [s for w in measure for s in stems(w)[:1] if len(s) >= 3]
+
+
+def figures(sentence: str, measure: tuple[str, ...], units: tuple[str, ...] = ()) -> list[Figure]:
+    """The figures of `sentence` that stand within `NEAR` words of a word of `measure`, or are in
+    one of `units` anywhere ("30 fps" is a speed)."""
+    words = [(m.start(), m.group(0)) for m in _WORD.finditer(sentence)]
+    at = [i for i, (_, w) in enumerate(words) if not w[0].isdigit() and _measures(w, measure)]
+    if not at and not units:
+        return []
+    out = []
+    for m in _NUMBER.finditer(sentence):
+        i = next((k for k, (start, _) in enumerate(words) if start >= m.start()), len(words))
+        unit = _unit(m.group(2))
+        if unit in units or any(abs(i - j) <= NEAR for j in at):
+            out.append(Figure(float(m.group(1)), unit, sentence))
+    return out
+
+
+def best_figure(ev: Evidence, most: Most, unit: str | None = None) -> Figure | None:
+    """The paper's most extreme figure for `most.measure` (in `unit` when given), the way asked."""
+    found = [f for s in paper_sentences(ev.paper) for f in figures(s, most.measure, most.units) if unit is None or f.unit == unit]
+    if not found:
+        return None
+    return max(found, key=lambda f: f.value) if most.larger else min(found, key=lambda f: f.value)
+
+
+@dataclass(frozen=True)
+class Picked:
+    cited: list[Evidence]  # the papers with a figure, each quoting its figure's sentence; ordered when `ordered`
+    without: list[Evidence]  # the papers that report no figure for the measure
+    ordered: bool  # every figure in the same terms, so the papers are in the order asked
+
+
+def by_figure(papers: list[Evidence], most: Most) -> Picked:
+    """`papers` (the previous answer's, best first) as the pick asks for them (see the module)."""
+    if not most.measure:
+        return Picked([], list(papers), False)
+    first = {ev.paper.paper_id: best_figure(ev, most) for ev in papers}
+    units = [f.unit for f in first.values() if f is not None]
+    common = max(set(units), key=units.count) if units else None
+    chosen: dict[str, Figure] = {}
+    for ev in papers:
+        f = best_figure(ev, most, common) or first[ev.paper.paper_id]
+        if f is not None:
+            chosen[ev.paper.paper_id] = f
+    ordered = len({f.unit for f in chosen.values()}) == 1
+    cited = [_quoting(ev, chosen[ev.paper.paper_id]) for ev in papers if ev.paper.paper_id in chosen]
+    if ordered:
+        cited.sort(key=lambda ev: chosen[ev.paper.paper_id].value, reverse=most.larger)
+    return Picked(cited, [ev for ev in papers if ev.paper.paper_id not in chosen], ordered)
+
+
+def _quoting(ev: Evidence, f: Figure) -> Evidence:
+    """`ev` quoting the figure's sentence first (a copy: the candidates' evidence is shared)."""
+    rest = [(s, score) for s, score in ev.sentences if s != f.sentence]
+    return replace(ev, sentences=[(f.sentence, max((x for _, x in ev.sentences), default=1.0) + 1.0), *rest])
+
+
+def figure_plan(question: str, standalone: str, papers: list[Evidence], most: Most, notes: list[str]) -> Plan:
+    """The plan of a pick by a figure among `papers` (the previous answer's, best first): the papers
+    with a figure, quoting it, in the order asked when they compare (`by_figure`); abstains, naming
+    the measure, when none reports one."""
+    picked = by_figure(papers, most)
+    measure = most.measure[0] if most.measure else most.word
+    if not picked.cited:
+        return Plan(question, standalone, papers, [], related=papers[:3], abstain=AbstainReason.NONE_OF_THOSE,
+                    detail=measure, notes=notes)
+    cited = [replace(ev, marker=i) for i, ev in enumerate(picked.cited, 1)]
+    return Plan(question, standalone, papers, cited, notes=notes,
+                remarks=figures_text(measure, most.larger, picked.ordered, len(cited), picked.without, chinese(question)))

@@ -1,0 +1,149 @@
+"""A follow-up that picks among the previous answer's papers by a superlative ("Which one is the
+fastest?", "Which of them reports the largest speedup?", "哪个最快？"): each paper's own figure,
+quoted, in the order asked when the figures compare (`text.asks.most_of`, `answer.figures`).
+Before, "largest" was read as a topic word and the answer abstained ("none covers “largest”")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import SHARED, need
+from paperscope import Assistant
+from paperscope.answer.figures import by_figure, figures
+from paperscope.records import Evidence, Paper
+from paperscope.text.asks import most_of
+
+
+@pytest.mark.parametrize("question, word, measure, larger", [
+    ("Which one reports the largest speedup?", "largest", "speedup", True),
+    ("Which one is the fastest?", "fastest", "speed", True),
+    ("Which of them is the most accurate?", "most", "accurate", True),
+    ("Which paper has the lowest perplexity on WikiText?", "lowest", "perplexity", False),
+    ("What is the best perplexity among them?", "best", "perplexity", False),  # best of a low-is-good measure
+    ("Which one uses the fewest parameters?", "fewest", "parameters", False),
+    ("哪个最快？", "fastest", "speed", True),
+    ("其中哪篇的加速比最大？", "largest", "speedup", True),
+])
+def test_reads_a_superlative_pick(question, word, measure, larger):
+    most = most_of(question)
+    assert most is not None and most.word == word and most.larger is larger
+    assert most.measure[0] == measure
+
+
+@pytest.mark.parametrize("question", [
+    "Which papers study the largest graphs?",  # a list question with a superlative in its topic
+    "What are the most recent papers on event cameras?",  # recency (`text.asks.recency`)
+    "What is the largest Hits@1 improvement reported by the reinforcement-learning framework that matches "
+    "entities across knowledge graphs?",  # a question about a paper of its own
+    "Which method achieves the highest accuracy for point cloud segmentation on ScanNet?",
+    "那篇用共同立场（common ground）来定制疫苗回应的论文里，哪个大模型表现最好？",
+    "Which papers address MoE latency?",
+])
+def test_a_superlative_in_a_question_of_its_own_is_no_pick(question):
+    assert most_of(question) is None
+
+
+@pytest.mark.parametrize("sentence, measure, expected", [
+    ("improving end-to-end decode latency by up to 1.65x, all without sacrificing quality", ("latency",), [(1.65, "x")]),
+    ("it delivers 4.2$\\times$ and 3.5$\\times$ speedup while reducing peak memory usage by 9.6x",
+     ("speedup",), [(4.2, "x"), (3.5, "x")]),  # the memory figure stands too far from "speedup"
+    ("SLIM improves model accuracy by up to 5.66% (LLaMA-2-7B) for 2:4 sparsity with 4-bit weight quantization",
+     ("accurate",), [(5.66, "%")]),  # not the model's size, the sparsity pattern or the bit width
+    ("achieving perplexity of 6.6 on wikitext2", ("perplexity",), [(6.6, "")]),
+    ("runs at 30 FPS with a latency of 12 ms", ("latency",), [(30.0, "fps"), (12.0, "ms")]),
+    ("Fast YOLO processes an astounding 155 frames per second", ("faster",), [(155.0, "fps")]),
+    ("The method generalizes to new tasks.", ("speedup",), []),
+])
+def test_reads_the_figures_next_to_the_measure(sentence, measure, expected):
+    assert [(f.value, f.unit) for f in figures(sentence, measure)] == expected
+
+
+def _paper(pid: str, abstract: str) -> Evidence:
+    return Evidence(0, Paper(paper_id=pid, title=f"Paper {pid}", abstract=abstract), 0.9, [(abstract, 1.0)])
+
+
+def test_orders_by_figure_when_the_figures_compare_and_copies_the_evidence():
+    most = most_of("Which one reports the largest speedup?")
+    assert most is not None
+    slow = _paper("a", "We propose A. It achieves a 1.5x speedup over the baseline.")
+    fast = _paper("b", "We propose B. B gives a 3.2x speedup on GPUs.")
+    none = _paper("c", "We propose C, a new loss. It improves accuracy.")
+    picked = by_figure([slow, fast, none], most)
+    assert [ev.paper.paper_id for ev in picked.cited] == ["b", "a"] and picked.ordered
+    assert [ev.paper.paper_id for ev in picked.without] == ["c"]
+    assert picked.cited[0].best_sentence == "B gives a 3.2x speedup on GPUs."
+    assert fast.sentences == [(fast.paper.abstract, 1.0)]  # the candidates' evidence is left as it was
+    lowest = most_of("Which of them reports the smallest speedup?")
+    assert lowest is not None
+    assert [ev.paper.paper_id for ev in by_figure([slow, fast], lowest).cited] == ["a", "b"]
+
+
+def test_figures_in_different_terms_are_not_ordered():
+    most = most_of("Which one reports the largest speedup?")
+    assert most is not None
+    factor = _paper("a", "It achieves a 1.5x speedup.")
+    share = _paper("b", "It achieves a 40% speedup.")
+    picked = by_figure([factor, share], most)
+    assert not picked.ordered and [ev.paper.paper_id for ev in picked.cited] == ["a", "b"]
+
+
+def test_over_the_seeds_a_pick_by_figure_quotes_it_and_names_the_papers_without_one(seeded):
+    first = seeded.ask("Which papers work on quantization or sparsity?")
+    cited = {c.title.split(":")[0] for c in first.citations}
+    assert {"SLiM", "NestQuant"} <= cited
+    ans = seeded.ask("Which of them is the most accurate?", history=[("Which papers work on quantization or sparsity?",
+                                                                       first)])
+    assert not ans.abstained
+    assert [c.title.split(":")[0] for c in ans.citations] == ["SLiM"]
+    assert "5.66%" in ans.citations[0].quote
+    assert "No figure for \u201caccurate\u201d in: NestQuant" in ans.text
+
+
+def test_over_the_seeds_a_pick_without_figures_says_so(seeded):
+    first = seeded.ask("Which papers address MoE latency?")
+    assert first.citations
+    ans = seeded.ask("Which one reports the largest speedup?", history=[("Which papers address MoE latency?", first)])
+    assert ans.abstained
+    assert "reports a figure for \u201cspeedup\u201d" in ans.text  # not "none covers “largest”"
+    assert first.citations[0].title in ans.text
+
+
+@pytest.fixture(scope="module")
+def detectors(tmp_path_factory):
+    """Papers titled on real-time object detection among 30 learning-theory papers."""
+    from paperscope.bench.corpus import iter_records, write_jsonl
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    fast, theory = [], []
+    for r in iter_records(corpus):
+        title = r["title"].lower()
+        if "real-time" in title and "detect" in title and "object" in title and len(fast) < 20:
+            fast.append(r)
+        elif r.get("venue") == "COLT" and len(theory) < 30:
+            theory.append(r)
+        if len(fast) == 20 and len(theory) == 30:
+            break
+    tmp = tmp_path_factory.mktemp("detectors")
+    a = Assistant.open(tmp / "data")
+    a.ingest([write_jsonl(fast + theory, tmp / "papers.jsonl")])
+    return a
+
+
+def test_the_fastest_is_read_from_each_papers_own_figure(detectors):
+    question = "Which papers do real-time object detection?"
+    first = detectors.ask(question)
+    assert len(first.citations) >= 3
+    ans = detectors.ask("Which one is the fastest?", history=[(question, first)])
+    assert not ans.abstained and ans.citations
+    assert {c.paper_id for c in ans.citations} <= {c.paper_id for c in first.citations}  # among the previous papers
+    for c in ans.citations:
+        assert figures(c.quote, ("speed", "faster", "speedup"), ("fps",))  # each quote holds its figure
+    if len(ans.citations) > 1 and "Ordered by the figure" in ans.text:
+        fps = [max(f.value for f in figures(c.quote, ("speed",), ("fps",)) if f.unit == "fps")
+               for c in ans.citations]
+        assert fps == sorted(fps, reverse=True)
+        assert "no head-to-head comparison" in ans.text
+    assert not re.search(r"none covers", ans.text)
