@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from paperscope.relevance.framing import framing
 from paperscope.relevance.lexicon import scaffold_ratio
+from paperscope.relevance.readers import papers_verbs
 from paperscope.text.analyzer import STOPWORDS, _stemmer, fold
 
 # Closed-class words of the question genre: they say "find me papers", never what about.
@@ -93,17 +94,6 @@ _NEGATION = ("rather than", "instead of", "other than", "not", "without", "excep
 # for images. A contrastive word always ends it; "and" ends it when what follows is not a topic
 # word ("and work with", "and in"): "without labels and annotations" still negates both.
 _NEGATION_END = frozenset({"but", "yet", "while", "whereas", "although", "though"})
-# Verbs a reader uses for what a paper contains ("Which papers mention GPT-4?", "papers that talk
-# about quantization", "Which papers cover MoE?"), which authors never write after "we", so the
-# scaffold ratio reads them as topic: "mention" weighed .51 of "Which papers mention diffusion
-# models?". Scaffolding only as the verb of the papers asked for (after "papers", "which",
-# "that", "do", ...; one adverb may sit between): "set cover", "talking heads" stay topics.
-_READER_VERBS = frozenset("""mention mentions mentioned mentioning talk talks talking cover covers covering
-    touch touches touching involve involves involving feature features featuring handle handles handling
-    target targets targeting center centers centre centres revolve revolves reference references referencing
-    cite cites citing""".split())
-_READER_SUBJECTS = frozenset("""papers paper work works ones one which that who studies study articles article
-    research publications anything anyone something any do does did they it these those""".split())
 # Where a phrase that is the field's common ground ("neural networks", "the real world";
 # `lexicon.common_phrases`) follows one of these, it places the topic rather than naming it:
 # "quantization of neural networks" asks for quantization (the papers say "LLMs"), "symmetry or
@@ -163,13 +153,6 @@ def _placing(toks: list[str], common: Callable[[str, str], bool] | None) -> set[
     return out
 
 
-def _after_subject(toks: list[str], i: int) -> bool:
-    """Token `i` is the verb of the papers asked for: right after one of `_READER_SUBJECTS`, or
-    after one and an adverb ("papers that explicitly mention")."""
-    before = toks[i - 2:i - 1] if i >= 2 and toks[i - 1].endswith("ly") else toks[i - 1:i]
-    return bool(before) and before[0] in _READER_SUBJECTS
-
-
 @dataclass(frozen=True)
 class Question:
     text: str
@@ -221,6 +204,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
     matches = list(_TOKEN.finditer(question))
     toks = [fold(m.group(0)) for m in matches]
     placing = _placing(toks, common) if scaffolding else set()
+    readers = papers_verbs(toks) if scaffolding else set()
     requesting, kind = framing(question, toks, [m.start() for m in matches])
     # Words inside a hyphenated compound ("text-to-SQL", "peg-in-hole") keep the compound's
     # topical words one phrase even across a stopword, as "of" does in "mixture of experts".
@@ -290,7 +274,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
             continue
         s = stemmer.stemWord(t)
         between = t in _BETWEEN and toks[i + 1:i + 2] in (["of"], ["between"])
-        reader = scaffolding and t in _READER_VERBS and _after_subject(toks, i)
+        reader = i in readers
         c = 0.0 if negated or between or reader or (len(t) < 2 and not t.isdigit()) else contentness(t, s, scaffolding)
         if i in placing:
             c *= _PLACE_CONTENT

@@ -1,0 +1,50 @@
+"""The verbs of the papers a question asks for that say nothing of their topic: a reader's verbs
+for what a paper contains ("Which papers mention GPT-4?") and the synonyms of "use" ("Which papers
+rely on Bayesian methods?", "papers that make use of optimal transport").
+
+Scope: English questions, read as lowercase tokens (`question.analyze`); only where the verb is
+the papers' own (right after "papers", "which", "that", ...), so "set cover", "talking heads" and
+"users who rely on screen readers" keep their words.
+"""
+
+from __future__ import annotations
+
+# Verbs a reader uses for what a paper contains ("Which papers mention GPT-4?", "papers that talk
+# about quantization", "Which papers cover MoE?"), which authors never write after "we", so the
+# scaffold ratio reads them as topic: "mention" weighed .51 of "Which papers mention diffusion
+# models?". Scaffolding only as the verb of the papers asked for (after "papers", "which",
+# "that", "do", ...; one adverb may sit between): "set cover", "talking heads" stay topics.
+READER_VERBS = frozenset("""mention mentions mentioned mentioning talk talks talking cover covers covering
+    touch touches touching involve involves involving feature features featuring handle handles handling
+    target targets targeting center centers centre centres revolve revolves reference references referencing
+    cite cites citing""".split())
+# "use" is scaffolding, so its synonyms are too, as the verb of the papers asked for (not after
+# "who": "users who rely on screen readers"), also as phrases ("Which papers make use of X?",
+# "papers that are based on X"). Before, "Which papers rely on Bayesian methods?" weighed "rely" .46
+# and abstained, where "... use Bayesian methods?" cites both Bayesian papers.
+USE_VERBS = frozenset("""rely relies relying apply applies applying exploit exploits exploiting utilize utilizes
+    utilizing utilise utilises utilising harness harnesses harnessing incorporate incorporates incorporating
+    depend depends depending resort resorts resorting""".split())
+USE_PHRASES = tuple(tuple(p.split()) for p in (
+    "make use of", "makes use of", "making use of", "take advantage of", "takes advantage of", "taking advantage of",
+    "are based on", "is based on", "are built on", "is built on", "are grounded in", "is grounded in",
+    "draw on", "draws on", "drawing on", "draw upon", "draws upon", "drawing upon"))
+SUBJECTS = frozenset("""papers paper work works ones one which that who studies study articles article
+    research publications anything anyone something any do does did they it these those""".split())
+USE_SUBJECTS = SUBJECTS - {"who"}
+
+
+def _after_subject(toks: list[str], i: int, subjects: frozenset[str] = SUBJECTS) -> bool:
+    """Token `i` is the verb of the papers asked for: right after one of `subjects`, or after one
+    and an adverb ("papers that explicitly mention")."""
+    before = toks[i - 2:i - 1] if i >= 2 and toks[i - 1].endswith("ly") else toks[i - 1:i]
+    return bool(before) and before[0] in subjects
+
+
+def papers_verbs(toks: list[str]) -> set[int]:
+    """The indices of `toks` that are such verbs (each word of a phrase such as "make use of")."""
+    out = {i + k for i in range(len(toks)) for ph in USE_PHRASES
+           if tuple(toks[i:i + len(ph)]) == ph and _after_subject(toks, i, USE_SUBJECTS) for k in range(len(ph))}
+    out |= {i for i, t in enumerate(toks) if (t in READER_VERBS and _after_subject(toks, i))
+            or (t in USE_VERBS and _after_subject(toks, i, USE_SUBJECTS))}
+    return out
