@@ -237,6 +237,32 @@ def test_a_synonym_of_use_as_the_papers_verb_does_not_hide_them(seeded):
             "Bayesian Active Learning for Bivariate Causal Discovery", "Bayesian Optimization from Human Feedback"}
 
 
+def test_a_comparative_is_covered_by_the_goal_papers_name():
+    """"cheaper or faster" is a goal papers name by what they measure (cost, speedup, efficient,
+    latency); the words cover the group without changing its weight, and are not shown as the
+    question's (`Question.describe`, `topic`). "making" is the papers' verb, no topic."""
+    q = analyze("Are there papers about making LLM inference cheaper or faster?", _flat_idf)
+    goal = next(g for g, _ in q.groups if "cheaper" in g)
+    assert {"cost", "speedup", "effici", "latenc", "faster"} <= goal
+    assert q.topic == "llm inference cheaper faster"
+    assert q.describe(goal) == "cheaper/faster"
+    plain = analyze("Are there papers about LLM inference cheaper or faster?", _flat_idf)
+    assert [round(w, 6) for _, w in q.groups] == [round(w, 6) for _, w in plain.groups]
+    # Words in most abstracts ("small", "size") cover nothing: a group every paper covers decides nothing.
+    assert not {"small", "size"} & next(g for g, _ in analyze("Which papers make models smaller?", _flat_idf).groups)
+
+
+def test_a_goal_asked_as_a_comparative_finds_the_papers_that_measure_it(seeded):
+    """Before: "cheaper/faster" weighed .46, no abstract writes "cheaper", and the answer cited
+    Attention-Level Speculation alone of the seeds' five papers on efficient LLM inference."""
+    ans = seeded.ask("Are there papers about making LLM inference cheaper or faster?")
+    efficient = {"Attention-Level Speculation", "Oracle-MoE", "Scaling Inference-Efficient Language Models", "SLiM",
+                 "NestQuant"}
+    assert len({c.title.split(":")[0] for c in ans.citations} & efficient) >= 2, ans.text
+    safer = seeded.ask("Which papers make LLMs safer?")
+    assert "make" not in safer.text.split("none covers")[-1].split("\n")[0]
+
+
 def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     """"Recommend papers on speculative decoding" abstained, no paper covering "recommend" (and
     "What should I read on ..." read as a factoid question, which cites one paper)."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from paperscope.relevance.framing import framing
 from paperscope.relevance.lexicon import scaffold_ratio
-from paperscope.relevance.readers import papers_verbs
+from paperscope.relevance.readers import goal_words, papers_verbs
 from paperscope.text.analyzer import STOPWORDS, _stemmer, fold
 
 # Closed-class words of the question genre: they say "find me papers", never what about.
@@ -193,7 +193,9 @@ class Question:
         return out
 
     def describe(self, group: frozenset[str]) -> str:
-        return "/".join(self.surface[s] for s in sorted(group))
+        """The group in the question's own words ("symmetry/equivariance"; not a comparative's goal words)."""
+        words = [self.surface[s] for s in sorted(group)]
+        return "/".join([w for w in words if w in self.order] or words)
 
 
 def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffolding: bool = True,
@@ -319,6 +321,11 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
         if len(left) + len(right) >= 3:
             links.extend((k, j) for j in right[1:])
             phrase_alts.setdefault(k, []).extend([left, right])
+    for k in range(len(content)):  # a comparative's goal in the papers' words ("cheaper": cost, efficient)
+        for alt in goal_words(content[k][0]):  # alternatives that cover its group, not weigh it
+            content.append((alt, stemmer.stemWord(alt), content[k][2] * 1e-6))
+            parent.append(len(parent))
+            links.append((k, len(content) - 1))
     for a, b in links:
         parent[root(a)] = root(b)
     idfs = idf({s for _, s, _ in content})
