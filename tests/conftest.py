@@ -74,6 +74,29 @@ def need(condition: bool, reason: str):
     pytest.skip(reason)
 
 
+def topic_library(factory, name: str, on_topic, topical: int, theory: int):
+    """A real library (embedded Chroma, the shipped MiniLM) of the first `topical` shared-corpus
+    papers `on_topic(record)` accepts among `theory` COLT papers (off topic): (Assistant, topic records)."""
+    from paperscope import Assistant
+    from paperscope.bench.corpus import iter_records, write_jsonl
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    chosen: list[dict] = []
+    off: list[dict] = []
+    for r in iter_records(corpus):
+        if on_topic(r) and len(chosen) < topical:
+            chosen.append(r)
+        elif r.get("venue") == "COLT" and len(off) < theory:
+            off.append(r)
+        if len(chosen) == topical and len(off) == theory:
+            break
+    tmp = factory.mktemp(name)
+    a = Assistant.open(tmp / "data")
+    a.ingest([write_jsonl(chosen + off, tmp / "papers.jsonl")])
+    return a, chosen
+
+
 @pytest.fixture(autouse=True)
 def _isolate_env(monkeypatch, tmp_path):
     # Never let a developer's .env or data dir leak into tests.

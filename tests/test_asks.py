@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import SHARED, need
+from conftest import SHARED, need, topic_library
 from paperscope import Assistant
 from paperscope.text.asks import counts_papers, recency
 
@@ -55,21 +55,8 @@ def test_reads_recency(question, expected):
 @pytest.fixture(scope="module")
 def spiking(tmp_path_factory):
     """24 papers titled on spiking neural networks (2004-2025) among 36 learning-theory papers."""
-    from paperscope.bench.corpus import iter_records, write_jsonl
-
-    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
-    need(corpus.exists(), f"shared corpus missing at {corpus}")
-    snn, theory = [], []
-    for r in iter_records(corpus):
-        if "spiking neural network" in r["title"].lower() and r.get("year") and len(snn) < 24:
-            snn.append(r)
-        elif r.get("venue") == "COLT" and len(theory) < 36:
-            theory.append(r)
-        if len(snn) == 24 and len(theory) == 36:
-            break
-    tmp = tmp_path_factory.mktemp("spiking")
-    a = Assistant.open(tmp / "data")
-    a.ingest([write_jsonl(snn + theory, tmp / "papers.jsonl")])
+    a, snn = topic_library(tmp_path_factory, "spiking",
+                           lambda r: "spiking neural network" in r["title"].lower() and bool(r.get("year")), 24, 36)
     return a, {r["id"]: r for r in snn}
 
 

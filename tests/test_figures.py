@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from conftest import SHARED, need
-from paperscope import Assistant
+from conftest import topic_library
 from paperscope.answer.figures import by_figure, figures
 from paperscope.records import Evidence, Paper
 from paperscope.text.asks import most_of
@@ -113,23 +112,11 @@ def test_over_the_seeds_a_pick_without_figures_says_so(seeded):
 @pytest.fixture(scope="module")
 def detectors(tmp_path_factory):
     """Papers titled on real-time object detection among 30 learning-theory papers."""
-    from paperscope.bench.corpus import iter_records, write_jsonl
-
-    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
-    need(corpus.exists(), f"shared corpus missing at {corpus}")
-    fast, theory = [], []
-    for r in iter_records(corpus):
+    def detector(r) -> bool:
         title = r["title"].lower()
-        if "real-time" in title and "detect" in title and "object" in title and len(fast) < 20:
-            fast.append(r)
-        elif r.get("venue") == "COLT" and len(theory) < 30:
-            theory.append(r)
-        if len(fast) == 20 and len(theory) == 30:
-            break
-    tmp = tmp_path_factory.mktemp("detectors")
-    a = Assistant.open(tmp / "data")
-    a.ingest([write_jsonl(fast + theory, tmp / "papers.jsonl")])
-    return a
+        return "real-time" in title and "detect" in title and "object" in title
+
+    return topic_library(tmp_path_factory, "detectors", detector, 20, 30)[0]
 
 
 def test_the_fastest_is_read_from_each_papers_own_figure(detectors):
