@@ -24,6 +24,10 @@ from paperscope.text.asks import most_of
     ("Which one uses the fewest parameters?", "fewest", "parameters", False),
     ("哪个最快？", "fastest", "speed", True),
     ("其中哪篇的加速比最大？", "largest", "speedup", True),
+    # Recency: by publication year (before, "most recent" was read as a measure, "recent").
+    ("Which of them is the most recent?", "most", "year", True),
+    ("Which one is the oldest?", "oldest", "year", False),
+    ("哪篇最新？", "newest", "year", True),
 ])
 def test_reads_a_superlative_pick(question, word, measure, larger):
     most = most_of(question)
@@ -134,3 +138,15 @@ def test_the_fastest_is_read_from_each_papers_own_figure(detectors):
         assert fps == sorted(fps, reverse=True)
         assert "no head-to-head comparison" in ans.text
     assert not re.search(r"none covers", ans.text)
+
+
+def test_the_most_recent_of_them_is_read_from_their_years(detectors):
+    question = "Which papers do real-time object detection?"
+    first = detectors.ask(question)
+    assert len(first.citations) >= 3
+    for pick, newest in (("Which of them is the most recent?", True), ("Which one is the oldest?", False)):
+        ans = detectors.ask(pick, history=[(question, first)])
+        assert not ans.abstained and {c.paper_id for c in ans.citations} <= {c.paper_id for c in first.citations}
+        years = [c.year for c in ans.citations]
+        assert years == sorted(years, reverse=newest) and len(set(years)) > 1
+        assert f"Ordered by publication year, {'newest' if newest else 'oldest'} first." in ans.text

@@ -19,7 +19,7 @@ from paperscope.answer.plan import AbstainReason, Plan, figures_text
 from paperscope.records import Evidence
 from paperscope.relevance.features import stems
 from paperscope.relevance.sentences import paper_sentences
-from paperscope.text.asks import Most
+from paperscope.text.asks import YEAR, Most
 from paperscope.text.zh import chinese
 
 # A number, not part of a name or a size ("Llama-3-8B", "GPT-2", "128K", "3D", "$T^{2/3}$"), with its
@@ -98,6 +98,12 @@ def by_figure(papers: list[Evidence], most: Most) -> Picked:
     """`papers` (the previous answer's, best first) as the pick asks for them (see the module)."""
     if not most.measure:
         return Picked([], list(papers), False)
+    if most.measure == YEAR:  # "Which of them is the most recent?": by year, each quoting its opening
+        dated = sorted((ev for ev in papers if ev.paper.year), key=lambda ev: ev.paper.year or 0, reverse=most.larger)
+        cited = [_quoting(ev, Figure(float(ev.paper.year or 0), "year", (ev.sentences[0][0] if ev.sentences else
+                                                                          paper_sentences(ev.paper)[0])))
+                 for ev in dated]
+        return Picked(cited, [ev for ev in papers if not ev.paper.year], True)
     first = {ev.paper.paper_id: best_figure(ev, most) for ev in papers}
     units = [f.unit for f in first.values() if f is not None]
     common = max(set(units), key=units.count) if units else None
@@ -130,4 +136,5 @@ def figure_plan(question: str, standalone: str, papers: list[Evidence], most: Mo
                     detail=measure, notes=notes)
     cited = [replace(ev, marker=i) for i, ev in enumerate(picked.cited, 1)]
     return Plan(question, standalone, papers, cited, notes=notes,
-                remarks=figures_text(measure, most.larger, picked.ordered, len(cited), picked.without, chinese(question)))
+                remarks=figures_text(measure, most.larger, picked.ordered, len(cited), picked.without, chinese(question),
+                                     by_year=most.measure == YEAR))

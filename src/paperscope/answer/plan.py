@@ -65,7 +65,8 @@ _TEXT = {
            "unordered": "The abstracts report \u201c{measure}\u201d in different terms (a factor, a percentage), so the "
                         "papers are not ordered; each quote holds its paper's figure.",
            "no_figure": "No figure for \u201c{measure}\u201d in: {titles}.",
-           "none_figure": "None of the papers of the previous answer reports a figure for \u201c{measure}\u201d."},
+           "none_figure": "None of the papers of the previous answer reports a figure for \u201c{measure}\u201d.",
+           "by_year": "Ordered by publication year, {way} first."},
     "zh": {"no_words": "问题中没有可检索的词，无法匹配任何论文。", "empty": "文献库为空：{detail}。",
            "filters": "没有论文符合筛选条件：{detail}。", "uncovered": "语料库中没有论文回答这个问题：没有论文涉及{parts}。",
            "partial": "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。",
@@ -80,7 +81,8 @@ _TEXT = {
            "ordered": "按各篇摘要报告的“{measure}”数值排序（{way}在前）。各篇论文在各自的模型和基准上测量，并非直接对比。",
            "unordered": "各篇摘要报告“{measure}”的方式不同（倍数、百分比），因此未排序；每条引文都含该论文的数值。",
            "no_figure": "以下论文没有报告“{measure}”的数值：{titles}。",
-           "none_figure": "上一个回答中的论文都没有报告“{measure}”的数值。"},
+           "none_figure": "上一个回答中的论文都没有报告“{measure}”的数值。",
+           "by_year": "按发表年份排序，最{way}的在前。"},
 }
 
 
@@ -111,10 +113,14 @@ _NAMED = 5  # papers without a figure named by title
 
 
 def figures_text(measure: str, larger: bool, ordered: bool, n: int, without: list[Evidence],
-                 chinese: bool = False) -> list[str]:
+                 chinese: bool = False, by_year: bool = False) -> list[str]:
     """Said after a pick by a figure among `n` cited papers ("Which one reports the largest
-    speedup?", `answer.figures`): how they are ordered (when more than one), which report no figure."""
+    speedup?", `answer.figures`): how they are ordered (when more than one), which report no
+    figure; `by_year`: a pick by recency ("the most recent"), ordered by publication year."""
     t = _TEXT["zh" if chinese else "en"]
+    if by_year:
+        way = ("新" if larger else "早") if chinese else ("newest" if larger else "oldest")
+        return [t["by_year"].format(way=way)] if n > 1 else []
     way = ("最大" if larger else "最小") if chinese else ("largest" if larger else "smallest")
     out = [t["ordered" if ordered else "unordered"].format(measure=measure, way=way)] if n > 1 else []
     if without:

@@ -211,16 +211,20 @@ def asks_record(question: str) -> bool:
 # lowest perplexity?", "哪个最快？", "其中哪篇的加速比最大？": after an answer, a superlative picks among
 # its papers by the figure each reports (`answer.figures`). Read only as a pick, a question that
 # opens with which/what (哪), so "the largest graphs" inside a topic stays part of the topic.
-_UP = "largest|biggest|highest|greatest|fastest|quickest|most|best|strongest|longest"
-_DOWN = "smallest|lowest|fewest|least|cheapest|shortest"
+_UP = "largest|biggest|highest|greatest|fastest|quickest|most|best|strongest|longest|newest|latest"
+_DOWN = "smallest|lowest|fewest|least|cheapest|shortest|oldest|earliest"
 _NOT_MEASURE = r"(?:papers?|ones?|methods?|models?|approach(?:es)?|works?|of|in|on|among|and|or|for|to|with|at)\b"
 _SUPERLATIVE = re.compile(rf"\b(?P<sup>{_UP}|{_DOWN})\b(?:\s+(?!{_NOT_MEASURE})(?P<measure>[A-Za-z][\w-]*))?", re.I)
 _PICK = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|then)\W+)?(?:which|what)\s+(?:one|paper|method|model|approach|work|study|"
                    r"of\s+(?:them|these|those|the\s+\w+)|is|has|gets|achieves|reports|gives|shows|does)\b", re.I)
 _ZH_MOST = {"快": "fastest", "大": "largest", "高": "highest", "多": "most", "好": "best", "强": "strongest",
-            "长": "longest", "小": "smallest", "低": "lowest", "少": "fewest", "便宜": "cheapest", "短": "shortest"}
+            "长": "longest", "小": "smallest", "低": "lowest", "少": "fewest", "便宜": "cheapest", "短": "shortest",
+            "新": "newest", "早": "earliest"}
+# Recency picks ("Which of them is the most recent?", "the oldest one", "哪篇最新？") order by year.
+YEAR = ("year",)
+_BY_YEAR = {"newest", "latest", "oldest", "earliest"}
 _ZH_PICK = re.compile(r"哪(?:个|篇|一个|一篇|项|种|些)[^，,。？?]*?(?:的(?P<measure>[\u4e00-\u9fff]{1,4}?))?"
-                      r"最(?P<sup>便宜|[快大高多好强长小低少短])")
+                      r"最(?P<sup>便宜|[快大高多好强长小低少短新早])")
 # What "fastest" and "cheapest" are measured in when the question names no measure.
 _FAST = ("speed", "speedup", "faster", "accelerat", "throughput", "latency")
 _IMPLIED = {"fastest": _FAST, "quickest": _FAST,
@@ -270,8 +274,10 @@ def most_of(question: str) -> Most | None:
             return None
         word = m.group("sup").lower()
         named = [m.group("measure").lower()] if m.group("measure") else []
-    measure = tuple(named) + _IMPLIED.get(word, ())
     larger = word in _UP.split("|")
+    if word in _BY_YEAR or (word == "most" and named[:1] == ["recent"]):
+        return Most(word, YEAR, larger)
+    measure = tuple(named) + _IMPLIED.get(word, ())
     if word == "best" and any(w.startswith(_LOWER_IS_BETTER) for w in named):
         larger = False
     return Most(word, measure, larger, ("fps",) if measure[:1] == _FAST[:1] else ())
