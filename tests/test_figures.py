@@ -43,6 +43,7 @@ def test_reads_a_superlative_pick(question, word, measure, larger):
     "Which method achieves the highest accuracy for point cloud segmentation on ScanNet?",
     "那篇用共同立场（common ground）来定制疫苗回应的论文里，哪个大模型表现最好？",
     "Which papers address MoE latency?",
+    "What is the best paper on diffusion models?",  # no measure: no pick by a figure (nor a follow-up)
 ])
 def test_a_superlative_in_a_question_of_its_own_is_no_pick(question):
     assert most_of(question) is None

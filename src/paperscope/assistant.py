@@ -257,7 +257,7 @@ class Assistant:
             named = [c.paper_id for c in by_place(prior, question)]  # "Who wrote the second one?"
             restrict = set(named) or {c.paper_id for c in last.citations}
             most = most_of(question)
-            if most is not None and most.measure:  # "Which one reports the largest speedup?": by each one's figure
+            if most is not None:  # "Which one reports the largest speedup?": by each one's figure
                 return figure_plan(base.question, standalone, self.scored(earlier, snapshot, filters, restrict=restrict)
                                    .evidence, most, notes)
             scored = self.scored(scoring_text(question, earlier), snapshot, filters, restrict=restrict)

@@ -6,7 +6,8 @@ Scope: each paper's own abstract is read for a number standing next to what is m
 by their figures only when every figure is in the same terms (all "x", all "%", or all plain
 numbers), and the answer says that each paper measures on its own models and benchmarks: an
 abstract's figure is no head-to-head comparison. A paper that reports no such figure is not
-cited (it is named apart); when none does, the answer says so. Not read: units beyond x / %
+cited (it is named apart); when none does, the answer says so. A pick by recency ("Which of them
+is the most recent?") orders the papers by publication year instead. Not read: units beyond x / %
 (per-token, "tokens/s"), conversions between units ("ms" and "s"), ranges, or which of two numbers in a sentence is the baseline.
 """
 
@@ -96,8 +97,6 @@ class Picked:
 
 def by_figure(papers: list[Evidence], most: Most) -> Picked:
     """`papers` (the previous answer's, best first) as the pick asks for them (see the module)."""
-    if not most.measure:
-        return Picked([], list(papers), False)
     if most.measure == YEAR:  # "Which of them is the most recent?": by year, each quoting its opening
         dated = sorted((ev for ev in papers if ev.paper.year), key=lambda ev: ev.paper.year or 0, reverse=most.larger)
         cited = [_quoting(ev, Figure(float(ev.paper.year or 0), "year", (ev.sentences[0][0] if ev.sentences else

@@ -253,7 +253,7 @@ class Most(NamedTuple):
     """A pick among the previous answer's papers by a figure (`most_of`)."""
 
     word: str  # the superlative as asked ("largest", "fastest")
-    measure: tuple[str, ...]  # the words a figure stands next to ("speedup"); empty: any figure, unordered
+    measure: tuple[str, ...]  # the words a figure stands next to ("speedup"); `YEAR`: the publication year
     larger: bool  # the largest figure first (else the smallest)
     units: tuple[str, ...] = ()  # units that measure it wherever they stand ("fps" is a speed)
 
@@ -278,6 +278,8 @@ def most_of(question: str) -> Most | None:
     if word in _BY_YEAR or (word == "most" and named[:1] == ["recent"]):
         return Most(word, YEAR, larger)
     measure = tuple(named) + _IMPLIED.get(word, ())
+    if not measure:  # "What is the best paper on diffusion models?" picks nothing by a figure
+        return None
     if word == "best" and any(w.startswith(_LOWER_IS_BETTER) for w in named):
         larger = False
     return Most(word, measure, larger, ("fps",) if measure[:1] == _FAST[:1] else ())
