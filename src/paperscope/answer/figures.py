@@ -3,12 +3,13 @@ largest speedup?", "Which of them is the fastest?", "哪个最快？"; `text.ask
 
 Scope: each paper's own abstract is read for a number standing next to what is measured
 ("decode latency by up to 1.65x"); the quote is that sentence, verbatim. The papers are ordered
-by their figures only when every figure is in the same terms (all "x", all "%", or all plain
-numbers), and the answer says that each paper measures on its own models and benchmarks: an
-abstract's figure is no head-to-head comparison. A paper that reports no such figure is not
-cited (it is named apart); when none does, the answer says so. A pick by recency ("Which of them
-is the most recent?") orders the papers by publication year instead. Not read: units beyond x / %
-(per-token, "tokens/s"), conversions between units ("ms" and "s"), ranges, or which of two numbers in a sentence is the baseline.
+by their figures only when every figure is in the same terms (all "x", all "%", all "fps", all
+"ms", ... or all plain numbers), and the answer says that each paper measures on its own models
+and benchmarks: an abstract's figure is no head-to-head comparison. A paper that reports no such
+figure is not cited (it is named apart); when none does, the answer says so. A pick by recency
+("Which of them is the most recent?") orders the papers by publication year instead. Not read:
+rates such as "tokens/s", conversions between units ("ms" and "s"), ranges, or which of two
+numbers in a sentence is the baseline.
 """
 
 from __future__ import annotations

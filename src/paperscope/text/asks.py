@@ -20,7 +20,8 @@ once); each is answered from the same relevance decision as any answer (`answer.
 - A named paper's record: "Who wrote NestQuant?", "Which venue published SLiM?" (`asks_record`).
 - A pick by a superlative, after an answer: "Which one is the fastest?", "Which of them reports the
   largest speedup?", "哪个最快？" (`most_of`): the previous answer's papers by the figure each
-  reports (`answer.figures`). Not a superlative inside a question of its own topic.
+  reports (`answer.figures`); "Which of them is the most recent?" by year. Not a superlative inside
+  a question of its own topic, nor one with nothing to measure ("What is the best paper on X?").
 
 All are read conservatively: a recency word inside a topic ("latest-iterate", "the most recent
 observation") is not next to a paper word; a number after a preposition ("trained on 3 papers'
@@ -267,7 +268,6 @@ def most_of(question: str) -> Most | None:
         word = _ZH_MOST[zh.group("sup")]
         gloss = to_english_query(zh.group("measure") or "").split()
         named = [w for w in gloss if w.isalpha() and w.isascii()][:2]  # the head glosses ("加速比": speedup, acceleration)
-        m = None
     else:
         m = _SUPERLATIVE.search(question) if _PICK.search(question) else None
         if m is None or (not _AMONG.search(question) and len(_own_words(question, m)) > 2):
