@@ -495,3 +495,18 @@ def test_a_japanese_word_the_encoder_cannot_place_is_kept_only_when_the_question
     # With two or more parts left, an unplaced word is left out as before.
     t = translate("混合エキスパート（MoE）モデルに関する論文はどれですか？", lib, enc)
     assert "エキスパート" not in t.analysis and "MoE" in t.analysis, t.analysis
+
+
+def test_the_suffix_hua_is_no_topic(zh):
+    """化 after a word ("稀疏化" sparsification, "正则化" regularization) was glossed "make into change
+    into -ization -ize", and those glosses became a part every paper had to cover: "哪些论文研究量化或
+    稀疏化？" abstained ("没有论文涉及“ization/ize”"). The word before it carries the topic (Snowball
+    stems "regularization" as "regular"); 化学 (chemistry) is its own word."""
+    from paperscope.text.zh import to_english_query
+
+    assert "ization" not in to_english_query("有哪些关于正则化的论文？")
+    assert to_english_query("有哪些关于正则化的论文？").split()[0] == "regular"
+    assert "chemistry" in to_english_query("有没有关于化学的论文？")
+    ans = zh.ask("哪些论文研究量化或稀疏化？")
+    assert not ans.abstained, ans.text
+    assert any(c.title.startswith("SLiM") for c in ans.citations)

@@ -147,7 +147,7 @@ _ZH_STOP = _METHOD_WORDS | frozenset(
     # (recommendation is a topic): only its request is framing (`_REQUEST_ZH`).
     "一些 一下 写 在写 毕业论文 学位论文 进展 最新 最近 新 想 想要 了解 应该 读 阅读 看 看看 给 我 你 您 概述 帮 帮我 "
     "帮忙 找 找找 查找 告诉 知道 谁 做过 研究过 发表 发表过 有人 同事 导师 项目 课题 参考文献 相关工作 已有 现有 现状 "
-    "前沿 发展 谢谢 能不能 可不可以 入门 开始 先 几 几篇 多少篇 适合 最适合 最 "
+    "前沿 发展 谢谢 能不能 可不可以 入门 开始 先 几 几篇 多少篇 适合 最适合 最 化 "
     # The asker's verdict on the papers wanted ("经典论文", "必读论文", "有什么好的 X 论文"), 领域 (the field
     # of X; its terms, 领域自适应, segment whole) and how often, as in English.
     "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力 "
