@@ -507,6 +507,11 @@ def test_the_suffix_hua_is_no_topic(zh):
     assert "ization" not in to_english_query("有哪些关于正则化的论文？")
     assert to_english_query("有哪些关于正则化的论文？").split()[0] == "regular"
     assert "chemistry" in to_english_query("有没有关于化学的论文？")
+    # Dictionary notes are no glosses either: a measure word's "classifier for ships" (an ML word),
+    # a "Taiwan pr." pronunciation, an "abbr. for" note.
+    english = to_english_query("多艘水下航行器只用一个声学信标导航时，有没有去中心化的估计方法？")
+    assert "underwater" in english and "classifier" not in english and "taiwan" not in english
+    assert "abbr" not in to_english_query("PU学习为什么有时比普通的正负样本监督学习还好？")
     ans = zh.ask("哪些论文研究量化或稀疏化？")
     assert not ans.abstained, ans.text
     assert any(c.title.startswith("SLiM") for c in ans.citations)

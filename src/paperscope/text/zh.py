@@ -133,7 +133,7 @@ def _table() -> dict[str, list[str]]:
     return {**morphemes(), **_cedict(), **terms}
 
 
-_GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b|~'s")
+_GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b|~'s|^(?:classifier for|abbr\.|Taiwan pr).*")
 _METHOD_WORDS = frozenset("方法 办法 手段 途径".split())  # scaffolding as "methods" is in English ("哪些方法可以提高 X")
 # Function words and question scaffolding ("which papers study ..."): no topic in them.
 _ZH_STOP = _METHOD_WORDS | frozenset(
