@@ -55,21 +55,18 @@ def _unit(raw: str | None) -> str:
 _UNITS = {"frames per second": "fps", "us": "μs", "sec": "s", "second": "s", "seconds": "s", "hours": "hour", "minutes": "minute"}
 
 
-def _measures(word: str, measure: tuple[str, ...]) -> bool:
-    stem = stems(word)  # the same word family: "accurate" / "accuracy", "speed" / "speedup" (not "a", "per")
-    return bool(stem) and len(stem[0]) >= 4 and any(stem[0].startswith(m[:5]) or m.startswith(stem[0])
-                                                    for m in _stemmed(measure))
-
-
-def _stemmed(measure: tuple[str, ...]) -> list[str]:
-    return [s for w in measure for s in stems(w)[:1] if len(s) >= 3]
+def _measures(word: str, targets: list[str]) -> bool:
+    """`word` is of a measure word's family ("accurate" / "accuracy", "speed" / "speedup"; not "a", "per")."""
+    stem = stems(word)
+    return bool(stem) and len(stem[0]) >= 4 and any(stem[0].startswith(m[:5]) or m.startswith(stem[0]) for m in targets)
 
 
 def figures(sentence: str, measure: tuple[str, ...], units: tuple[str, ...] = ()) -> list[Figure]:
     """The figures of `sentence` that stand within `NEAR` words of a word of `measure`, or are in
     one of `units` anywhere ("30 fps" is a speed)."""
+    targets = [s for w in measure for s in stems(w)[:1] if len(s) >= 3]
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(sentence)]
-    at = [i for i, (_, w) in enumerate(words) if not w[0].isdigit() and _measures(w, measure)]
+    at = [i for i, (_, w) in enumerate(words) if not w[0].isdigit() and _measures(w, targets)]
     if not at and not units:
         return []
     out = []
@@ -81,12 +78,12 @@ def figures(sentence: str, measure: tuple[str, ...], units: tuple[str, ...] = ()
     return out
 
 
-def best_figure(ev: Evidence, most: Most, unit: str | None = None) -> Figure | None:
-    """The paper's most extreme figure for `most.measure` (in `unit` when given), the way asked."""
-    found = [f for s in paper_sentences(ev.paper) for f in figures(s, most.measure, most.units) if unit is None or f.unit == unit]
-    if not found:
+def _extreme(found: list[Figure], larger: bool, unit: str | None = None) -> Figure | None:
+    """The largest (else smallest) of `found` (in `unit` when given), or None."""
+    some = [f for f in found if unit is None or f.unit == unit]
+    if not some:
         return None
-    return max(found, key=lambda f: f.value) if most.larger else min(found, key=lambda f: f.value)
+    return max(some, key=lambda f: f.value) if larger else min(some, key=lambda f: f.value)
 
 
 @dataclass(frozen=True)
@@ -104,14 +101,17 @@ def by_figure(papers: list[Evidence], most: Most) -> Picked:
                                                                           paper_sentences(ev.paper)[0])))
                  for ev in dated]
         return Picked(cited, [ev for ev in papers if not ev.paper.year], True)
-    first = {ev.paper.paper_id: best_figure(ev, most) for ev in papers}
+    # Each paper's figures read once; its extreme one, in the unit most papers' extremes share if it has one.
+    found = {ev.paper.paper_id: [f for s in paper_sentences(ev.paper) for f in figures(s, most.measure, most.units)]
+             for ev in papers}
+    first = {pid: _extreme(fs, most.larger) for pid, fs in found.items()}
     units = [f.unit for f in first.values() if f is not None]
     common = max(set(units), key=units.count) if units else None
     chosen: dict[str, Figure] = {}
-    for ev in papers:
-        f = best_figure(ev, most, common) or first[ev.paper.paper_id]
+    for pid, fs in found.items():
+        f = _extreme(fs, most.larger, common) or first[pid]
         if f is not None:
-            chosen[ev.paper.paper_id] = f
+            chosen[pid] = f
     ordered = len({f.unit for f in chosen.values()}) == 1
     cited = [_quoting(ev, chosen[ev.paper.paper_id]) for ev in papers if ev.paper.paper_id in chosen]
     if ordered:
