@@ -1,7 +1,9 @@
 """A follow-up that picks among the previous answer's papers by a superlative ("Which one is the
 fastest?", "Which of them reports the largest speedup?", "哪个最快？"): each paper's own figure,
-quoted, in the order asked when the figures compare (`text.asks.most_of`, `answer.figures`).
-Before, "largest" was read as a topic word and the answer abstained ("none covers “largest”")."""
+quoted, in the order asked when the figures compare (`text.superlatives.most_of`, `answer.figures`); and
+the same asked first, over the library ("Which paper reports the largest speedup for LLM
+inference?", `text.superlatives.ranked`). Before, "largest" was read as a topic word and the answer
+abstained ("none covers “largest”")."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import pytest
 from conftest import topic_library
 from paperscope.answer.figures import by_figure, figures
 from paperscope.records import Evidence, Paper
-from paperscope.text.asks import most_of
+from paperscope.text.asks import asks
+from paperscope.text.superlatives import YEAR, most_of, ranked
 
 
 @pytest.mark.parametrize("question, word, measure, larger", [
@@ -151,3 +154,82 @@ def test_the_most_recent_of_them_is_read_from_their_years(detectors):
         years = [c.year for c in ans.citations]
         assert years == sorted(years, reverse=newest) and len(set(years)) > 1
         assert f"Ordered by publication year, {'newest' if newest else 'oldest'} first." in ans.text
+
+
+@pytest.mark.parametrize("question, topic, measure, larger", [
+    ("Which paper reports the largest speedup for LLM inference?", "LLM inference", "speedup", True),
+    ("Which LLM inference paper reports the largest speedup?", "LLM inference", "speedup", True),
+    ("What is the fastest method for sparse model inference?", "sparse model inference", "speed", True),
+    ("Which is the fastest real-time object detector?", "real-time object detector", "speed", True),  # a topic, no measure
+    ("Which pruning method gives the lowest perplexity on LLaMA?", "pruning on LLaMA", "perplexity", False),
+    ("Which paper has the lowest memory footprint for KV cache compression?", "KV cache compression", "memory", False),
+    ("Which method achieves the highest accuracy for point cloud segmentation on ScanNet?",
+     "point cloud segmentation on ScanNet", "accuracy", True),
+    ("Which paper proposes the fastest algorithm for submodular maximization?", "submodular maximization", "speed", True),
+    ("Which paper on diffusion models is the most recent?", "diffusion models", "year", True),
+])
+def test_reads_a_superlative_question_over_the_library(question, topic, measure, larger):
+    got = ranked(question)
+    assert got is not None and got.question == f"Which papers are about {topic}?"
+    assert got.most.measure[0] == measure and got.most.larger is larger
+
+
+@pytest.mark.parametrize("question, topic, label, larger", [
+    ("哪篇论文在大语言模型推理上的加速比最大？", "大语言模型推理", "加速比", True),
+    ("哪个目标检测模型最快？", "目标检测", "速度", True),
+    ("在大模型推理方面，哪种方法最快？", "大模型推理", "速度", True),
+    ("哪种剪枝方法的困惑度最低？", "剪枝", "困惑度", False),
+])
+def test_reads_a_chinese_superlative_question_over_the_library(question, topic, label, larger):
+    got = ranked(question)
+    assert got is not None and got.question == f"哪些论文研究{topic}？"
+    assert got.most.label == label and got.most.larger is larger  # the remark names the measure as asked
+
+
+@pytest.mark.parametrize("question", [
+    "Which papers study the largest graphs?",  # plural: the superlative is part of the topic
+    "Which papers train the largest models?",
+    "Which paper studies the largest eigenvalue of random matrices?",  # not a verb that reports a figure
+    "What is the best paper on diffusion models?",  # nothing to measure
+    "What is the largest Hits@1 improvement reported by the reinforcement-learning framework that matches "
+    "entities across knowledge graphs?",  # one given paper's figure: a factoid
+    "Which one reports the largest speedup?",  # no topic: a pick among an answer's papers
+    "What is the most recent paper on diffusion?",  # recency (`text.asks.recency`)
+    "哪个最快？", "其中哪篇的加速比最大？",  # picks among an answer's papers
+    "哪篇关于扩散模型的论文最新？",  # recency
+])
+def test_a_topical_superlative_is_no_question_over_the_library(question):
+    assert asks(question).most is None
+
+
+def test_over_the_seeds_the_largest_speedup_is_asked_of_every_paper_on_the_topic(seeded):
+    ans = seeded.ask("Which paper reports the largest speedup for LLM inference?")
+    assert not ans.abstained and "none covers" not in ans.text  # before: "none covers “largest speedup”"
+    assert ans.citations[0].title == "Attention-Level Speculation"
+    assert "1.65x" in ans.citations[0].quote  # its figure's sentence, not its most topical one
+    for c in ans.citations:
+        assert figures(c.quote, ("speedup", "latency"))
+    assert re.search(r"Of the \d+ papers in the library that address this, \d+ report", ans.text)
+    assert "no head-to-head comparison" in ans.text
+
+
+def test_over_the_seeds_a_topic_without_the_figure_is_listed_and_says_so(seeded):
+    ans = seeded.ask("Which paper achieves the lowest perplexity with pruning?")
+    assert not ans.abstained and "SLiM" in ans.citations[0].title
+    assert "reports a figure for \u201cperplexity\u201d" in ans.text and "none covers" not in ans.text
+
+
+def test_the_fastest_detector_over_the_library_is_read_from_each_papers_figure(detectors):
+    ans = detectors.ask("Which is the fastest real-time object detector?")
+    assert not ans.abstained and len(ans.citations) >= 3
+    fps = [max((f.value for f in figures(c.quote, ("speed",), ("fps",)) if f.unit == "fps"), default=None)
+           for c in ans.citations]
+    assert None not in fps and fps == sorted(fps, reverse=True)  # fastest first, each quoting its frame rate
+    assert "Ordered by the figure" in ans.text and "none covers" not in ans.text
+
+
+def test_a_recency_pick_over_the_library_orders_by_year(detectors):
+    ans = detectors.ask("Which real-time object detection paper is the most recent?")
+    assert ranked("Which real-time object detection paper is the most recent?").most.measure == YEAR
+    years = [c.year for c in ans.citations]
+    assert not ans.abstained and years == sorted(years, reverse=True) and len(set(years)) > 1

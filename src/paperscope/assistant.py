@@ -25,7 +25,7 @@ from paperscope.answer import plan as remark  # the texts said after an answer
 from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, History, draft_pieces
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
-from paperscope.answer.figures import figure_plan
+from paperscope.answer.figures import figure_plan, quoting_figures
 from paperscope.answer.followup import by_place, is_follow_up, narrows, scoring_text, unpointed
 from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text
 from paperscope.answer.shape import shaped
@@ -46,8 +46,9 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
-from paperscope.text.asks import asks, counts_papers, most_of
+from paperscope.text.asks import asks, counts_papers
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
+from paperscope.text.superlatives import most_of
 from paperscope.text.zh import chinese, to_english_query
 
 if TYPE_CHECKING:
@@ -281,13 +282,14 @@ class Assistant:
         remarks = [remark.more_text(chinese(question))] if decision.more else []
         if wants.every:
             decision, remarks = shaped(decision, self.relevance.thresholds()[0], limit, wants.order, wants.who,
-                                       chinese(question))
+                                       chinese(question), wants.most)
         if cut and not decision.abstain:  # say how the exclusion was read
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)
+        cited = quoting_figures(decision.cited, wants.most) if wants.most else decision.cited  # "the largest speedup"
         if scored.question.kind == "factoid" and not asks_what_it_is(scored.question.text):  # "X 是什么" keeps X's intro
-            self.crosslingual.quote(question, snapshot, decision.cited)
-        return Plan(base.question, base.question, scored.evidence, decision.cited, decision.related, decision.uncovered,
+            self.crosslingual.quote(question, snapshot, cited)
+        return Plan(base.question, base.question, scored.evidence, cited, decision.related, decision.uncovered,
                     decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes,
                     remarks=remarks)
 

@@ -1,5 +1,5 @@
 """A pick among the previous answer's papers by a figure each reports ("Which one reports the
-largest speedup?", "Which of them is the fastest?", "哪个最快？"; `text.asks.most_of`).
+largest speedup?", "Which of them is the fastest?", "哪个最快？"; `text.superlatives.most_of`).
 
 Scope: each paper's own abstract is read for a number standing next to what is measured
 ("decode latency by up to 1.65x"); the quote is that sentence, verbatim. The papers are ordered
@@ -21,7 +21,7 @@ from paperscope.answer.plan import AbstainReason, Plan, figures_text
 from paperscope.records import Evidence
 from paperscope.relevance.features import stems
 from paperscope.relevance.sentences import paper_sentences
-from paperscope.text.asks import YEAR, Most
+from paperscope.text.superlatives import YEAR, Most
 from paperscope.text.zh import chinese
 
 # A number, not part of a name or a size ("Llama-3-8B", "GPT-2", "128K", "3D", "$T^{2/3}$"), with its
@@ -30,6 +30,9 @@ from paperscope.text.zh import chinese
 _NUMBER = re.compile(r"(?<![\w.^_{/$:-])(\d+(?:\.\d+)?)(?:\s*(\\?%|percent\b|×|x\b|times\b|-?fold\b|\$?\\times\$?|"
                      r"(?:ms|μs|us|s|sec|seconds?|fps|frames\s+per\s+second|Hz|kHz|GB|MB|hours?|minutes?)\b))?"
                      r"(?![\w.]*\d)(?![A-Za-wyz]|:\d|-[A-Za-z])", re.I)
+# A figure in TeX ("$1.8\times$", "$5\%$") read as written out ("1.8x"): a number after "$" is else
+# a symbol's part ("$T^{2/3}$", "$d=3$").
+_TEX = re.compile(r"\$\s*(\d+(?:\.\d+)?)\s*(\\times|\\%)\s*\$")
 _WORD = re.compile(r"[A-Za-z][\w-]*|\d+(?:\.\d+)?")
 NEAR = 6  # words between a figure and what it measures
 
@@ -65,12 +68,13 @@ def figures(sentence: str, measure: tuple[str, ...], units: tuple[str, ...] = ()
     """The figures of `sentence` that stand within `NEAR` words of a word of `measure`, or are in
     one of `units` anywhere ("30 fps" is a speed)."""
     targets = [s for w in measure for s in stems(w)[:1] if len(s) >= 3]
-    words = [(m.start(), m.group(0)) for m in _WORD.finditer(sentence)]
+    text = _TEX.sub(lambda m: f" {m.group(1)}{'%' if '%' in m.group(2) else 'x'} ", sentence)
+    words = [(m.start(), m.group(0)) for m in _WORD.finditer(text)]
     at = [i for i, (_, w) in enumerate(words) if not w[0].isdigit() and _measures(w, targets)]
     if not at and not units:
         return []
     out = []
-    for m in _NUMBER.finditer(sentence):
+    for m in _NUMBER.finditer(text):
         i = next((k for k, (start, _) in enumerate(words) if start >= m.start()), len(words))
         unit = _unit(m.group(2))
         if unit in units or any(abs(i - j) <= NEAR for j in at):
@@ -78,12 +82,20 @@ def figures(sentence: str, measure: tuple[str, ...], units: tuple[str, ...] = ()
     return out
 
 
-def _extreme(found: list[Figure], larger: bool, unit: str | None = None) -> Figure | None:
+_TIMES = frozenset({"ms", "μs", "s", "hour", "minute"})
+
+
+def _key(f: Figure, most: Most) -> float:
+    """What `most` ranks `f` by: a speed's time ("12 ms" latency, "2 hours" of training) the less the faster."""
+    return -f.value if f.unit in _TIMES and most.units else f.value
+
+
+def _extreme(found: list[Figure], most: Most, unit: str | None = None) -> Figure | None:
     """The largest (else smallest) of `found` (in `unit` when given), or None."""
     some = [f for f in found if unit is None or f.unit == unit]
     if not some:
         return None
-    return max(some, key=lambda f: f.value) if larger else min(some, key=lambda f: f.value)
+    return max(some, key=lambda f: _key(f, most)) if most.larger else min(some, key=lambda f: _key(f, most))
 
 
 @dataclass(frozen=True)
@@ -91,6 +103,7 @@ class Picked:
     cited: list[Evidence]  # the papers with a figure, each quoting its figure's sentence; ordered when `ordered`
     without: list[Evidence]  # the papers that report no figure for the measure
     ordered: bool  # every figure in the same terms, so the papers are in the order asked
+    larger_first: bool = True  # the order's figures run from the largest ("12 ms" latencies: the smallest first)
 
 
 def by_figure(papers: list[Evidence], most: Most) -> Picked:
@@ -100,23 +113,24 @@ def by_figure(papers: list[Evidence], most: Most) -> Picked:
         cited = [_quoting(ev, Figure(float(ev.paper.year or 0), "year", (ev.sentences[0][0] if ev.sentences else
                                                                           paper_sentences(ev.paper)[0])))
                  for ev in dated]
-        return Picked(cited, [ev for ev in papers if not ev.paper.year], True)
+        return Picked(cited, [ev for ev in papers if not ev.paper.year], True, most.larger)
     # Each paper's figures read once; its extreme one, in the unit most papers' extremes share if it has one.
     found = {ev.paper.paper_id: [f for s in paper_sentences(ev.paper) for f in figures(s, most.measure, most.units)]
              for ev in papers}
-    first = {pid: _extreme(fs, most.larger) for pid, fs in found.items()}
+    first = {pid: _extreme(fs, most) for pid, fs in found.items()}
     units = [f.unit for f in first.values() if f is not None]
     common = max(set(units), key=units.count) if units else None
     chosen: dict[str, Figure] = {}
     for pid, fs in found.items():
-        f = _extreme(fs, most.larger, common) or first[pid]
+        f = _extreme(fs, most, common) or first[pid]
         if f is not None:
             chosen[pid] = f
     ordered = len({f.unit for f in chosen.values()}) == 1
     cited = [_quoting(ev, chosen[ev.paper.paper_id]) for ev in papers if ev.paper.paper_id in chosen]
     if ordered:
-        cited.sort(key=lambda ev: chosen[ev.paper.paper_id].value, reverse=most.larger)
-    return Picked(cited, [ev for ev in papers if ev.paper.paper_id not in chosen], ordered)
+        cited.sort(key=lambda ev: _key(chosen[ev.paper.paper_id], most), reverse=most.larger)
+    timed = ordered and bool(chosen) and _key(next(iter(chosen.values())), most) < 0
+    return Picked(cited, [ev for ev in papers if ev.paper.paper_id not in chosen], ordered, most.larger != timed)
 
 
 def _quoting(ev: Evidence, f: Figure) -> Evidence:
@@ -130,11 +144,21 @@ def figure_plan(question: str, standalone: str, papers: list[Evidence], most: Mo
     with a figure, quoting it, in the order asked when they compare (`by_figure`); abstains, naming
     the measure, when none reports one."""
     picked = by_figure(papers, most)
-    measure = most.measure[0] if most.measure else most.word
+    measure = most.label or (most.measure[0] if most.measure else most.word)
     if not picked.cited:
         return Plan(question, standalone, papers, [], related=papers[:3], abstain=AbstainReason.NONE_OF_THOSE,
                     detail=measure, notes=notes)
     cited = [replace(ev, marker=i) for i, ev in enumerate(picked.cited, 1)]
     return Plan(question, standalone, papers, cited, notes=notes,
-                remarks=figures_text(measure, most.larger, picked.ordered, len(cited), picked.without, chinese(question),
+                remarks=figures_text(measure, picked.larger_first, picked.ordered, len(cited), picked.without, chinese(question),
                                      by_year=most.measure == YEAR))
+
+
+def quoting_figures(cited: list[Evidence], most: Most) -> list[Evidence]:
+    """`cited` in its order, each paper that reports the measure quoting its figure's sentence:
+    set after the answer's quotes are ranked, which would put the most topical sentence first."""
+    if most.measure == YEAR:  # ordered by year: each keeps its topical quote
+        return cited
+    picked = by_figure(cited, most)
+    quoted = {ev.paper.paper_id: ev for ev in picked.cited}
+    return [quoted.get(ev.paper.paper_id, ev) for ev in cited]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from paperscope.records import Answer, Citation
 from paperscope.text.analyzer import STOPWORDS, raw_terms
-from paperscope.text.asks import most_of
+from paperscope.text.superlatives import most_of
 
 _PRONOUNS = {"it", "its", "they", "them", "their", "theirs"}  # name a paper of the previous answer
 _DEMONSTRATIVES = {"this", "that", "these", "those", "such"}  # also relative pronouns: only in short questions

@@ -66,7 +66,13 @@ _TEXT = {
                         "papers are not ordered; each quote holds its paper's figure.",
            "no_figure": "No figure for \u201c{measure}\u201d in: {titles}.",
            "none_figure": "None of the papers of the previous answer reports a figure for \u201c{measure}\u201d.",
-           "by_year": "Ordered by publication year, {way} first."},
+           "by_year": "Ordered by publication year, {way} first.",
+           "reported": "Of the {n} papers in the library that address this, {k} {verb} a figure for \u201c{measure}\u201d "
+                       "in {its} abstract; only {those} {are} shown.",
+           "reported_all": "Each of the {n} papers in the library that address this reports a figure for "
+                           "\u201c{measure}\u201d in its abstract.",
+           "reported_none": "No paper in the library that addresses this reports a figure for \u201c{measure}\u201d in "
+                            "its abstract; {listed}."},
     "zh": {"no_words": "问题中没有可检索的词，无法匹配任何论文。", "empty": "文献库为空：{detail}。",
            "filters": "没有论文符合筛选条件：{detail}。", "uncovered": "语料库中没有论文回答这个问题：没有论文涉及{parts}。",
            "partial": "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。",
@@ -82,7 +88,10 @@ _TEXT = {
            "unordered": "各篇摘要报告“{measure}”的方式不同（倍数、百分比），因此未排序；每条引文都含该论文的数值。",
            "no_figure": "以下论文没有报告“{measure}”的数值：{titles}。",
            "none_figure": "上一个回答中的论文都没有报告“{measure}”的数值。",
-           "by_year": "按发表年份排序，最{way}的在前。"},
+           "by_year": "按发表年份排序，最{way}的在前。",
+           "reported": "库中与此相关的 {n} 篇论文中，有 {k} 篇在摘要中报告了“{measure}”的数值；只列出这些论文。",
+           "reported_all": "库中与此相关的 {n} 篇论文都在摘要中报告了“{measure}”的数值。",
+           "reported_none": "库中与此相关的 {n} 篇论文的摘要都没有报告“{measure}”的数值；以下按相关程度列出。"},
 }
 
 
@@ -129,6 +138,17 @@ def figures_text(measure: str, larger: bool, ordered: bool, n: int, without: lis
             titles += f" 等 {len(without)} 篇" if chinese else f" and {len(without) - _NAMED} more"
         out.append(t["no_figure"].format(measure=measure, titles=titles))
     return out
+
+
+def reported_text(k: int, n: int, measure: str, chinese: bool = False) -> str:
+    """Said first after a superlative question over the library ("Which paper reports the largest
+    speedup for X?"): how many of the `n` papers on its topic report the measure."""
+    t = _TEXT["zh" if chinese else "en"]
+    key = "reported_none" if not k else "reported_all" if k == n else "reported"
+    one = (k or n) == 1
+    return t[key].format(k=k, n=n, measure=measure, verb="reports" if one else "report", its="its" if one else "their",
+                         those="that one" if one else "those", are="is" if one else "are",
+                         listed="the one that does is shown" if one else "those that do are shown, best match first")
 
 
 def shown_text(k: int, chinese: bool = False) -> str:

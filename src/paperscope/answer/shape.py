@@ -13,18 +13,31 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from paperscope.answer.plan import authors_text, more_text, newest_text
+from paperscope.answer.figures import by_figure
+from paperscope.answer.plan import authors_text, figures_text, more_text, newest_text, reported_text
 from paperscope.records import Evidence
 from paperscope.relevance.decision import Decision, newest_first
+from paperscope.text.superlatives import YEAR, Most
 
 
 def shaped(decision: Decision, cite: float, limit: int, order: str | None = None, who: bool = False,
-           chinese: bool = False) -> tuple[Decision, list[str]]:
+           chinese: bool = False, most: Most | None = None) -> tuple[Decision, list[str]]:
     """`decision` (every paper that addresses the question, `find_all`'s list) as the question asks
-    to see it, and the remarks that say so. `order`: `text.asks.recency`; `who`: `text.asks.asks_who`."""
+    to see it, and the remarks that say so. `order`: `text.asks.recency`; `who`: `text.asks.asks_who`;
+    `most`: `text.asks.ranked`, the papers that report the measure by their figures (`answer.figures`;
+    the others when none does). Their quotes are set after ranking (`answer.figures.quoting_figures`)."""
     if decision.abstain:
         return decision, []
     sure = [ev for ev in decision.cited if ev.support >= cite] or decision.cited[:1]
+    if most is not None:
+        picked = by_figure(sure, most)
+        measure = most.label or (most.measure[0] if most.measure else most.word)
+        remarks = [] if most.measure == YEAR else [reported_text(len(picked.cited), len(sure), measure, chinese)]
+        if picked.cited:
+            remarks += figures_text(measure, picked.larger_first, picked.ordered, min(limit, len(picked.cited)), [], chinese,
+                                    by_year=most.measure == YEAR)
+        shown = picked.cited or sure
+        return Decision(shown[:limit], related=decision.related, more=len(shown) > limit), remarks
     if order is not None:
         remarks = [newest_text(sure, order == "one", chinese)]
         cut = newest_first(sure, limit, order == "one")

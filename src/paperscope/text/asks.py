@@ -18,10 +18,9 @@ once); each is answered from the same relevance decision as any answer (`answer.
   property papers state ("data-free"). "without Y" and "rather than Y" stay part of the topic:
   papers say it themselves ("fairness without demographics").
 - A named paper's record: "Who wrote NestQuant?", "Which venue published SLiM?" (`asks_record`).
-- A pick by a superlative, after an answer: "Which one is the fastest?", "Which of them reports the
-  largest speedup?", "哪个最快？" (`most_of`): the previous answer's papers by the figure each
-  reports (`answer.figures`); "Which of them is the most recent?" by year. Not a superlative inside
-  a question of its own topic, nor one with nothing to measure ("What is the best paper on X?").
+- The paper with the most of a figure: "Which paper reports the largest speedup for X?" (`ranked`,
+  `text.superlatives`): every paper on X, by the figure each reports. A pick among an answer's
+  papers ("Which one is the fastest?") is a follow-up (`text.superlatives.most_of`).
 
 All are read conservatively: a recency word inside a topic ("latest-iterate", "the most recent
 observation") is not next to a paper word; a number after a preposition ("trained on 3 papers'
@@ -34,7 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from paperscope.text.analyzer import STOPWORDS, raw_terms
+from paperscope.text.superlatives import Most, ranked
 from paperscope.text.zh import has_cjk, to_english_query
 
 _GENRE = r"(?:papers?|works?|studies|study|articles?|publications?|research|approaches|methods|advances|results)"
@@ -208,83 +207,6 @@ def asks_record(question: str) -> bool:
     return bool(_RECORD.search(question))
 
 
-# "Which one is the fastest?", "Which of them reports the largest speedup?", "Which paper has the
-# lowest perplexity?", "哪个最快？", "其中哪篇的加速比最大？": after an answer, a superlative picks among
-# its papers by the figure each reports (`answer.figures`). Read only as a pick, a question that
-# opens with which/what (哪), so "the largest graphs" inside a topic stays part of the topic.
-_UP = "largest|biggest|highest|greatest|fastest|quickest|most|best|strongest|longest|newest|latest"
-_DOWN = "smallest|lowest|fewest|least|cheapest|shortest|oldest|earliest"
-_NOT_MEASURE = r"(?:papers?|ones?|methods?|models?|approach(?:es)?|works?|of|in|on|among|and|or|for|to|with|at)\b"
-_SUPERLATIVE = re.compile(rf"\b(?P<sup>{_UP}|{_DOWN})\b(?:\s+(?!{_NOT_MEASURE})(?P<measure>[A-Za-z][\w-]*))?", re.I)
-_PICK = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|then)\W+)?(?:which|what)\s+(?:one|paper|method|model|approach|work|study|"
-                   r"of\s+(?:them|these|those|the\s+\w+)|is|has|gets|achieves|reports|gives|shows|does)\b", re.I)
-_ZH_MOST = {"快": "fastest", "大": "largest", "高": "highest", "多": "most", "好": "best", "强": "strongest",
-            "长": "longest", "小": "smallest", "低": "lowest", "少": "fewest", "便宜": "cheapest", "短": "shortest",
-            "新": "newest", "早": "earliest"}
-# Recency picks ("Which of them is the most recent?", "the oldest one", "哪篇最新？") order by year.
-YEAR = ("year",)
-_BY_YEAR = {"newest", "latest", "oldest", "earliest"}
-_ZH_PICK = re.compile(r"哪(?:个|篇|一个|一篇|项|种|些)[^，,。？?]*?(?:的(?P<measure>[\u4e00-\u9fff]{1,4}?))?"
-                      r"最(?P<sup>便宜|[快大高多好强长小低少短新早])")
-# What "fastest" and "cheapest" are measured in when the question names no measure.
-_FAST = ("speed", "speedup", "faster", "accelerat", "throughput", "latency")
-_IMPLIED = {"fastest": _FAST, "quickest": _FAST,
-            "cheapest": ("cost", "cheaper"), "longest": ("long", "length"), "shortest": ("short", "length")}
-# "best" of a measure that should be low is its lowest ("the best perplexity").
-_LOWER_IS_BETTER = ("latenc", "error", "perplex", "loss", "cost", "memor", "time", "regret", "overhead", "footprint")
-
-
-# A pick names its papers ("of them", "among these") or carries at most two words of its own
-# ("Which one reports the largest speedup on WikiText?"); "What is the largest Hits@1 improvement
-# reported by the framework that matches entities across knowledge graphs?" asks about a paper of its own.
-_AMONG = re.compile(r"\b(?:of|among|between)\s+(?:them|these|those|the\s+(?:above|papers|ones))\b", re.I)
-_ZH_AMONG = re.compile(r"其中|它们|这些|那些|上述|以上")
-_ZH_SHORT = 16
-_PICK_WORDS = frozenset("which what one ones paper papers method model approach work study is has have gets get achieves "
-                        "achieve reports report gives give shows show does do".split())
-
-
-def _own_words(question: str, m: re.Match[str]) -> list[str]:
-    """The words of a pick question besides the pick, the superlative and its measure."""
-    taken = {m.group("sup").lower(), (m.group("measure") or "").lower()}
-    return [w for w in raw_terms(question) if w not in STOPWORDS and w not in _PICK_WORDS and w not in taken]
-
-
-class Most(NamedTuple):
-    """A pick among the previous answer's papers by a figure (`most_of`)."""
-
-    word: str  # the superlative as asked ("largest", "fastest")
-    measure: tuple[str, ...]  # the words a figure stands next to ("speedup"); `YEAR`: the publication year
-    larger: bool  # the largest figure first (else the smallest)
-    units: tuple[str, ...] = ()  # units that measure it wherever they stand ("fps" is a speed)
-
-
-def most_of(question: str) -> Most | None:
-    """The superlative pick a follow-up asks for ("Which one reports the largest speedup?"), or None."""
-    zh = _ZH_PICK.search(question) if has_cjk(question) else None
-    if zh and len(question) > _ZH_SHORT and not _ZH_AMONG.search(question):  # a question of its own topic
-        return None
-    if zh:
-        word = _ZH_MOST[zh.group("sup")]
-        gloss = to_english_query(zh.group("measure") or "").split()
-        named = [w for w in gloss if w.isalpha() and w.isascii()][:2]  # the head glosses ("加速比": speedup, acceleration)
-    else:
-        m = _SUPERLATIVE.search(question) if _PICK.search(question) else None
-        if m is None or (not _AMONG.search(question) and len(_own_words(question, m)) > 2):
-            return None
-        word = m.group("sup").lower()
-        named = [m.group("measure").lower()] if m.group("measure") else []
-    larger = word in _UP.split("|")
-    if word in _BY_YEAR or (word == "most" and named[:1] == ["recent"]):
-        return Most(word, YEAR, larger)
-    measure = tuple(named) + _IMPLIED.get(word, ())
-    if not measure:  # "What is the best paper on diffusion models?" picks nothing by a figure
-        return None
-    if word == "best" and any(w.startswith(_LOWER_IS_BETTER) for w in named):
-        larger = False
-    return Most(word, measure, larger, ("fps",) if measure[:1] == _FAST[:1] else ())
-
-
 @dataclass(frozen=True)
 class Asks:
     """What a question asks of its papers beyond their topic, read once (`asks`)."""
@@ -294,11 +216,12 @@ class Asks:
     order: str | None = None  # `recency`: newest first
     who: bool = False  # `asks_who`: the authors of most of them
     exclusion: Exclusion | None = None  # `excluded`: papers that use Y left out
+    most: Most | None = None  # `ranked`: the topic's papers by a figure ("the largest speedup")
 
     @property
     def deep(self) -> bool:
         """Every paper on the topic is read: ordered by year or counted by author."""
-        return bool(self.order or self.who)
+        return bool(self.order or self.who or self.most)
 
     @property
     def every(self) -> bool:
@@ -312,4 +235,6 @@ def asks(question: str) -> Asks:
     text, number = shown if shown else (question, None)
     order, who = recency(text), asks_who(text)
     text = who or text
-    return Asks(text, number, order, who is not None, excluded(text))
+    pick = ranked(text) if not (order or who) else None  # "the most recent paper on X" is a recency
+    text = pick.question if pick else text
+    return Asks(text, number, order, who is not None, excluded(text), pick.most if pick else None)
