@@ -40,7 +40,7 @@ from paperscope.ingest.pipeline import IngestSummary, ingest_paths
 from paperscope.records import Answer, Evidence, Hit
 from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
-from paperscope.relevance.quotes import asks_what_it_is
+from paperscope.relevance.quotes import rule_quoted
 from paperscope.relevance.spelling import corrected
 from paperscope.retrieve import Filters, Retriever
 from paperscope.secrets import safe_message
@@ -287,7 +287,7 @@ class Assistant:
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)
         cited = quoting_figures(decision.cited, wants.most) if wants.most else decision.cited  # "the largest speedup"
-        if scored.question.kind == "factoid" and not asks_what_it_is(scored.question.text):  # "X 是什么" keeps X's intro
+        if scored.question.kind == "factoid" and not rule_quoted(scored.question.text):  # "X 是什么" keeps X's intro
             self.crosslingual.quote(question, snapshot, cited)
         return Plan(base.question, base.question, scored.evidence, cited, decision.related, decision.uncovered,
                     decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes,

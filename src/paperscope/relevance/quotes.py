@@ -243,13 +243,74 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     return scores + first * (float(scores.max() - scores.min()) + 1.0)
 
 
+# "What problem does NestQuant solve?", "What is the motivation behind Banyan?", "Which challenges do
+# the MoE papers address?", "Why did they propose Oracle-MoE?", "GAPrompt 解决了什么问题？": the
+# problem the paper sets out from, which abstracts state before the method ("However, ... remains
+# costly. We propose ..."). The rankers, fitted on findings, quoted NestQuant's "Comparisons on
+# bigger models ... confirm uniform superiority" and Banyan's result for the motivation.
+_ASKS_PROBLEM = re.compile(
+    r"\b(?:what|which)\s+(?:\w+\s+)?(?:problems?|issues?|challenges?|gaps?|bottlenecks?|difficult(?:y|ies)|limitations?\s+of\s+"
+    r"(?:prior|previous|existing))\b[^?]*\b(?:solv|address|tackl|target|overcom|fix|attack|aim|handl|mitigat|allevia|"
+    r"focus|resolv|respond)|\bthe\s+motivation\s+(?:behind|for)\b|\bwhat\s+motivated\b|\bmotivates?\s+(?:the|this|their)\s+"
+    r"(?:paper|work|study|method|approach|authors)\b|\bwhy\s+(?:did|do|does|was|were)\b[^?]*\b(?:propos|introduc|develop|"
+    r"design|creat|build|built)|解决了?(?:什么|哪些)(?:问题|挑战)|的动机|动机是什么|针对(?:什么|哪些)问题|为什么要?提出", re.I)
+_PROBLEM = re.compile(
+    r"\b(?:what|which)\s+(?:\w+\s+)?(?:problems?|issues?|challenges?|gaps?|bottlenecks?|difficult(?:y|ies)|limitations?\s+of\s+"
+    r"(?:prior|previous|existing))\b[^?]*\b(?:solv|address|tackl|target|overcom|fix|attack|aim|handl|mitigat|allevia|"
+    r"focus|resolv|respond)|\bmotivat(?:ion|es|ed|ing)\b|\bwhy\s+(?:did|do|does|was|were|is|are)\b[^?]*\b(?:propos|introduc|"
+    r"develop|design|need|creat|build|built)|\bwhat\s+(?:problems?|challenges?|gaps?)\b|解决(?:了)?(?:什么|哪些)(?:问题|挑战)|"
+    r"动机|针对(?:什么|哪些)问题|为什么(?:要)?提出", re.I)
+_PROBLEM = re.compile(r"\b(?:however|but|yet|although|despite|challeng\w*|limit(?:ed|s|ation\w*)?|suffer\w*|lack\w*|fail\w*|"
+                      r"remain\w*|bottleneck\w*|costly|expensive|prohibitive\w*|inefficien\w*|difficult\w*|hard|"
+                      r"problem\w*|issues?|struggl\w*|hinder\w*|intolerable|unclear|poorly|degrad\w*|overhead|"
+                      r"vulnerab\w*|scarce|little\s+is\s+known|neglect\w*|overlook\w*|unexplored|underexplored|"
+                      r"open\s+question|bias(?:ed)?|unreliab\w*|restrict\w*|impractical)\b", re.I)
+
+
+_WE = re.compile(r"\b(?:we|our|this\s+(?:paper|work|study))\b", re.I)
+
+
+def asks_problem(question: str) -> bool:
+    """Whether `question` asks what problem a paper sets out to solve, or why (see above)."""
+    return bool(_ASKS_PROBLEM.search(question))
+
+
+def rule_quoted(question: str) -> bool:
+    """Whether a rule here picks `question`'s quote (what a paper is, the problem it sets out from):
+    the cross-lingual sentence match for a Chinese factoid must not replace it."""
+    return asks_what_it_is(question) or asks_problem(question)
+
+
+def problem_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
+                  scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """For a question asking a paper's problem or motivation (`asks_problem`), the sentence that
+    states it ahead of all others: the last one before the paper introduces its method ("we
+    propose ...") that names a difficulty ("however", "remains", "costly", "lack") and is not the
+    paper's own doing ("we ..."), else the first such sentence after it, else the one right before
+    the introduction.
+    Other questions: `scores` unchanged."""
+    if not len(scores) or q.kind == "list" or not asks_problem(q.text):  # "Which papers discuss what motivates ...?"
+        return scores
+    at = {i: k for k, i in enumerate(rows)}
+    intro = next((i for i in sorted(at) if _INTRODUCES.search(sentences[i])), len(sentences))
+    # The field's difficulty, not what the paper does about it ("We formalize this data mixing problem ...").
+    hard = [i for i in sorted(at) if i != intro and _PROBLEM.search(sentences[i]) and not _WE.search(sentences[i])]
+    before = [i for i in hard if i < intro]
+    pick = before[-1] if before else hard[0] if hard else intro - 1 if intro - 1 in at and intro < len(sentences) else None
+    if pick is None:
+        return scores
+    first = np.zeros(len(rows))
+    first[at[pick]] = 1.0
+    return scores + first * (float(scores.max() - scores.min()) + 1.0)
+
+
 def first_rules(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
                 scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The ranker's `scores` with the rules that put a sentence first, in order: counts
     (`counted_first`), every asked word the title lacks (`asked_first`), the introduction
-    (`introduced_first`)."""
+    (`introduced_first`), the problem the paper sets out from (`problem_first`)."""
     scores = asked_first(q, sentences, rows, title, counted_first(q, sentences, rows, scores))
-    return introduced_first(q, sentences, rows, scores)
+    return problem_first(q, sentences, rows, introduced_first(q, sentences, rows, scores))
 
 
 def ranked(sentences: Sequence[str], scores: npt.NDArray[np.float64],

@@ -1,0 +1,80 @@
+"""A question about the problem a paper sets out from ("What problem does NestQuant solve?", "What
+is the motivation behind Banyan?", "Why did they propose Oracle-MoE?", "GAPrompt 解决了什么问题？")
+quotes the sentence stating that problem, which abstracts put before their method ("However, ...
+remains costly. We propose ..."). Before, the quote rankers (fitted on findings and factoid
+answers) quoted NestQuant's "Comparisons on bigger models ... confirm uniform superiority",
+Banyan's result, GAPrompt's "we propose" (`relevance.quotes.problem_first`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from paperscope.relevance.question import analyze
+from paperscope.relevance.quotes import asks_problem, problem_first
+
+
+def _flat_idf(stems: set[str]) -> dict[str, float]:
+    return {s: 1.0 for s in stems}
+
+
+SENTENCES = [
+    "Large language models are widely deployed.",  # background
+    "However, their memory footprint remains prohibitive on edge devices.",  # the problem
+    "We formalize this deployment problem as a budgeted selection.",  # the paper's own doing, not the problem
+    "We propose TinyServe, a paged KV cache for phones.",  # the introduction
+    "TinyServe cuts memory by 4x and is 2.1x faster than the best baseline.",  # the result the rankers favour
+]
+SCORES = np.array([0.5, 1.0, 1.5, 2.0, 5.0])
+
+
+@pytest.mark.parametrize("question", [
+    "What problem does TinyServe solve?",
+    "What is the motivation behind TinyServe?",
+    "Why did they propose TinyServe?",
+    "What challenge does TinyServe address?",
+    "Which issue does TinyServe tackle?",
+    "What problem is TinyServe | solve or resolve",  # a Chinese question's analysis ("TinyServe 解决了什么问题？")
+])
+def test_the_problem_sentence_before_the_method_comes_first(question):
+    q = analyze(question, _flat_idf, scaffolding=False)
+    assert int(np.argmax(problem_first(q, SENTENCES, range(5), SCORES))) == 1
+
+
+def test_without_a_difficulty_before_the_method_the_first_one_after_it_comes_first():
+    sentences = ["We present Banyan, a model that learns structured representations.",
+                 "While transformers excel at scale, they struggle in low-resource settings.",
+                 "Banyan bridges this gap with an entangled tree structure.",
+                 "It outperforms larger transformers with 14 non-embedding parameters."]
+    q = analyze("What is the motivation behind Banyan?", _flat_idf, scaffolding=False)
+    assert int(np.argmax(problem_first(q, sentences, range(4), np.array([1.0, 0.5, 2.0, 3.0])))) == 1
+
+
+@pytest.mark.parametrize("question", [
+    "How much faster is TinyServe?",  # a detail: the rankers' order
+    "What is TinyServe?",  # what it is: its introduction (`introduced_first`)
+    "Which papers discuss what motivates the people who label data?",  # a list on motivation as a topic
+    "Which papers use intrinsic motivation for exploration?",
+    "Why does the model need more data?",
+])
+def test_other_questions_keep_the_rankers_order(question):
+    q = analyze(question, _flat_idf, scaffolding=False)
+    assert list(problem_first(q, SENTENCES, range(5), SCORES)) == list(SCORES)
+
+
+def test_reads_questions_about_a_papers_problem():
+    assert asks_problem("GAPrompt 解决了什么问题？") and asks_problem("Oracle-MoE 的动机是什么？")
+    assert not asks_problem("Which papers address the problem of catastrophic forgetting?")
+    assert not asks_problem("What is the role of intrinsic motivation in exploration?")
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What problem does SLiM address?", "struggle to achieve accuracy comparable to dense models"),
+    ("What is the motivation behind Banyan?", "they struggle in low-resource settings"),
+    ("What issue does MixMin tackle?", "finding the optimal data mixture is a challenging and open problem"),
+    ("GAPrompt 解决了什么问题？", "struggle to achieve competitive performance"),
+])
+def test_over_the_seeds_the_quote_states_the_papers_problem(seeded, question, expected):
+    ans = seeded.ask(question)
+    assert not ans.abstained
+    assert expected in ans.citations[0].quote
