@@ -15,7 +15,7 @@ from conftest import topic_library
 from paperscope.answer.figures import by_figure, figures
 from paperscope.records import Evidence, Paper
 from paperscope.text.asks import asks
-from paperscope.text.superlatives import YEAR, most_of, ranked
+from paperscope.text.superlatives import BEST_MATCH, YEAR, most_of, ranked
 
 
 @pytest.mark.parametrize("question, word, measure, larger", [
@@ -233,3 +233,34 @@ def test_a_recency_pick_over_the_library_orders_by_year(detectors):
     assert ranked("Which real-time object detection paper is the most recent?").most.measure == YEAR
     years = [c.year for c in ans.citations]
     assert not ans.abstained and years == sorted(years, reverse=True) and len(set(years)) > 1
+
+
+@pytest.mark.parametrize("question, label", [
+    ("Which one is most relevant?", "relevant"),
+    ("Which of them is the most important?", "important"),
+    ("Which paper is the most cited?", "cited"),
+    ("哪个最重要？", "重要"),
+])
+def test_a_judgement_is_no_figure_but_the_best_match(question, label):
+    most = most_of(question)  # before: a pick by the figure next to "relevant", which no abstract reports
+    assert most is not None and most.measure == BEST_MATCH and most.label == label
+    assert ranked(question) is None
+
+
+@pytest.mark.parametrize("question", [
+    "Which paper is the most relevant to LLM compression?",
+    "What is the most influential paper on diffusion models?",
+    "哪篇关于模型压缩的论文最重要？",
+])
+def test_a_judgement_over_the_library_is_a_question_on_its_topic(question):
+    assert ranked(question) is None and asks(question).most is None
+
+
+def test_over_the_seeds_which_one_is_most_relevant_is_the_previous_answers_best_match(seeded):
+    question = "Which papers work on quantization or sparsity?"
+    first = seeded.ask(question)
+    assert len(first.citations) >= 2
+    ans = seeded.ask("Which one is most relevant?", history=[(question, first)])
+    assert not ans.abstained and [c.paper_id for c in ans.citations] == [first.citations[0].paper_id]
+    assert "matches its question best" in ans.text and "figure" not in ans.text
+    assert "presents" in ans.citations[0].quote or "propose" in ans.citations[0].quote  # what the paper is

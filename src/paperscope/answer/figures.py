@@ -17,11 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from paperscope.answer.plan import AbstainReason, Plan, figures_text
+from paperscope.answer.plan import AbstainReason, Plan, best_match_text, figures_text
 from paperscope.records import Evidence
 from paperscope.relevance.features import stems
+from paperscope.relevance.quotes import introduction
 from paperscope.relevance.sentences import paper_sentences
-from paperscope.text.superlatives import YEAR, Most
+from paperscope.text.superlatives import BEST_MATCH, YEAR, Most
 from paperscope.text.zh import chinese
 
 # A number, not part of a name or a size ("Llama-3-8B", "GPT-2", "128K", "3D", "$T^{2/3}$"), with its
@@ -108,6 +109,10 @@ class Picked:
 
 def by_figure(papers: list[Evidence], most: Most) -> Picked:
     """`papers` (the previous answer's, best first) as the pick asks for them (see the module)."""
+    if most.measure == BEST_MATCH and papers:  # "Which one is most relevant?": the previous answer's first,
+        sentences = paper_sentences(papers[0].paper)  # quoting what it is
+        at = introduction(sentences) or 0
+        return Picked([_quoting(papers[0], Figure(0.0, "", sentences[at]))] if sentences else papers[:1], [], True)
     if most.measure == YEAR:  # "Which of them is the most recent?": by year, each quoting its opening
         dated = sorted((ev for ev in papers if ev.paper.year), key=lambda ev: ev.paper.year or 0, reverse=most.larger)
         cited = [_quoting(ev, Figure(float(ev.paper.year or 0), "year", (ev.sentences[0][0] if ev.sentences else
@@ -149,6 +154,8 @@ def figure_plan(question: str, standalone: str, papers: list[Evidence], most: Mo
         return Plan(question, standalone, papers, [], related=papers[:3], abstain=AbstainReason.NONE_OF_THOSE,
                     detail=measure, notes=notes)
     cited = [replace(ev, marker=i) for i, ev in enumerate(picked.cited, 1)]
+    if most.measure == BEST_MATCH:
+        return Plan(question, standalone, papers, cited, notes=notes, remarks=[best_match_text(measure, chinese(question))])
     return Plan(question, standalone, papers, cited, notes=notes,
                 remarks=figures_text(measure, picked.larger_first, picked.ordered, len(cited), picked.without, chinese(question),
                                      by_year=most.measure == YEAR))

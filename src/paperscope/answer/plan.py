@@ -67,6 +67,8 @@ _TEXT = {
            "no_figure": "No figure for \u201c{measure}\u201d in: {titles}.",
            "none_figure": "None of the papers of the previous answer reports a figure for \u201c{measure}\u201d.",
            "by_year": "Ordered by publication year, {way} first.",
+           "best_match": "Of the previous answer's papers, this one matches its question best: \u201c{word}\u201d is read "
+                         "as that, since the library holds no citation counts, reviews or other judgement of the papers.",
            "reported": "Of the {n} papers in the library that address this, {k} {verb} a figure for \u201c{measure}\u201d "
                        "in {its} abstract; only {those} {are} shown.",
            "reported_all": "Each of the {n} papers in the library that address this reports a figure for "
@@ -89,6 +91,7 @@ _TEXT = {
            "no_figure": "以下论文没有报告“{measure}”的数值：{titles}。",
            "none_figure": "上一个回答中的论文都没有报告“{measure}”的数值。",
            "by_year": "按发表年份排序，最{way}的在前。",
+           "best_match": "上一个回答的论文中，这篇与问题最匹配：“{word}”按匹配程度理解，库中没有引用次数、评审等对论文的评价。",
            "reported": "库中与此相关的 {n} 篇论文中，有 {k} 篇在摘要中报告了“{measure}”的数值；只列出这些论文。",
            "reported_all": "库中与此相关的 {n} 篇论文都在摘要中报告了“{measure}”的数值。",
            "reported_none": "库中与此相关的 {n} 篇论文的摘要都没有报告“{measure}”的数值；以下按相关程度列出。"},
@@ -138,6 +141,11 @@ def figures_text(measure: str, larger: bool, ordered: bool, n: int, without: lis
             titles += f" 等 {len(without)} 篇" if chinese else f" and {len(without) - _NAMED} more"
         out.append(t["no_figure"].format(measure=measure, titles=titles))
     return out
+
+
+def best_match_text(word: str, chinese: bool = False) -> str:
+    """Said after "Which one is most relevant / important?" picks the previous answer's best match."""
+    return _TEXT["zh" if chinese else "en"]["best_match"].format(word=word)
 
 
 def reported_text(k: int, n: int, measure: str, chinese: bool = False) -> str:

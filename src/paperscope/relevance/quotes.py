@@ -275,6 +275,11 @@ def asks_problem(question: str) -> bool:
     return bool(_ASKS_PROBLEM.search(question))
 
 
+def introduction(sentences: Sequence[str]) -> int | None:
+    """The index of the sentence that introduces the paper's method ("We propose ..."), or None."""
+    return next((i for i, s in enumerate(sentences) if _INTRODUCES.search(s)), None)
+
+
 def rule_quoted(question: str) -> bool:
     """Whether a rule here picks `question`'s quote (what a paper is, the problem it sets out from):
     the cross-lingual sentence match for a Chinese factoid must not replace it."""

@@ -38,7 +38,7 @@ _ZH_MOST = {"快": "fastest", "大": "largest", "高": "highest", "多": "most",
 YEAR = ("year",)
 _BY_YEAR = {"newest", "latest", "oldest", "earliest"}
 _ZH_PICK = re.compile(r"哪(?:个|篇|一个|一篇|项|种|些)[^，,。？?]*?(?:的(?P<measure>[\u4e00-\u9fff]{1,4}?))?"
-                      r"最(?P<sup>便宜|[快大高多好强长小低少短新早])")
+                      r"最(?P<sup>便宜|重要|相关|[快大高多好强长小低少短新早])")
 # What "fastest" and "cheapest" are measured in when the question names no measure.
 _FAST = ("speed", "speedup", "faster", "accelerat", "throughput", "latency")
 _SPEED = ("speed", "accelerat", "throughput")
@@ -79,6 +79,8 @@ def most_of(question: str) -> Most | None:
     zh = _ZH_PICK.search(question) if has_cjk(question) else None
     if zh and len(question) > _ZH_SHORT and not _ZH_AMONG.search(question):  # a question of its own topic
         return None
+    if zh and zh.group("sup") in ("重要", "相关"):  # "哪个最重要？": the best match (`BEST_MATCH`)
+        return Most("most", BEST_MATCH, True, label=zh.group("sup"))
     if zh:
         word = _ZH_MOST[zh.group("sup")]
         gloss = to_english_query(zh.group("measure") or "").split()
@@ -91,8 +93,20 @@ def most_of(question: str) -> Most | None:
     return _most(m.group("sup").lower(), [m.group("measure").lower()] if m.group("measure") else [])
 
 
+# Judgements no abstract states as a figure: "the most relevant / influential / cited / promising
+# paper". Asked with a topic, it is answered as any question on it, best match first ("most similar
+# to X" is `relevance.similar`'s); after an answer ("Which one is most relevant?"), by its best
+# match (`BEST_MATCH`), saying so. Read as a measure, it quoted "No figure for “relevant”".
+BEST_MATCH = ("match",)
+_JUDGED = frozenset("relevant related similar important influential cited popular promising interesting useful "
+                    "impactful impact novel theoretical practical recommended notable significant famous known "
+                    "representative comprehensive general common seminal suitable appropriate readable".split())
+
+
 def _most(word: str, named: list[str]) -> Most | None:
     """The pick by superlative `word` of the measure `named` (or the one `word` implies), or None."""
+    if named[:1] and named[0] in _JUDGED:
+        return Most(word, BEST_MATCH, True, label=named[0])
     larger = word in _UP.split("|")
     if word in _BY_YEAR or (word == "most" and named[:1] == ["recent"]):
         return Most(word, YEAR, larger)
@@ -157,7 +171,7 @@ def ranked(question: str) -> Ranked | None:
     while after and after[0].lower() in _FRAME | (set() if before else _LEADING):
         after.pop(0)
     topic = " ".join(before + after)
-    if most is None or not [w for w in raw_terms(topic) if w not in STOPWORDS]:
+    if most is None or most.measure == BEST_MATCH or not [w for w in raw_terms(topic) if w not in STOPWORDS]:
         return None  # "Which one is the fastest?" has no topic: a pick among an answer's papers, if any
     return Ranked(f"Which papers are about {topic}?", most)
 
@@ -170,7 +184,7 @@ _ZH_AROUND = re.compile(r"^(?:在|关于|针对|对于|对)|(?:上|中|里|方�
 def _zh_ranked(question: str) -> Ranked | None:
     """`ranked` of a Chinese question: "哪篇论文在大语言模型推理上的加速比最大？", "哪个目标检测模型最快？"."""
     m = _ZH_PICK.search(question)
-    if m is None or _ZH_AMONG.search(question):
+    if m is None or _ZH_AMONG.search(question) or m.group("sup") not in _ZH_MOST:
         return None
     measure = m.group("measure") or ""
     if _ZH_GENERIC.match(measure):  # "哪篇关于扩散模型的论文最..." names no measure
@@ -183,6 +197,6 @@ def _zh_ranked(question: str) -> Ranked | None:
     topic = re.sub(r"[，,、\s]+$", "", question[:m.start()]) + inner
     while (cut := _ZH_AROUND.sub("", topic)) != topic:
         topic = cut
-    if most is None or not has_cjk(topic) and not raw_terms(topic):
+    if most is None or most.measure == BEST_MATCH or not has_cjk(topic) and not raw_terms(topic):
         return None
     return Ranked(f"哪些论文研究{topic}？", most)
