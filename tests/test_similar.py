@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
-from paperscope.relevance.similar import asks_similar, named, refers_back
+import pytest
+
+from conftest import topic_library
+from paperscope.relevance.similar import asks_others, asks_similar, named, refers_back
 
 MOE = [
     ("ExpertFlow: Low-latency Mixture-of-Experts Inference with Predictive Expert Prefetching",
@@ -73,3 +76,44 @@ def test_similar_papers_cite_the_nearest_abstracts(seeded, tmp_path):
     more = seeded.ask("Any similar papers?", history=[(q, first)])
     again = [c.title.split(":")[0] for c in more.citations]
     assert "ExpertFlow" not in again and {"RouteLite", "GateCache"} <= set(again), more.text
+
+
+@pytest.mark.parametrize("question, others", [
+    ("Any others?", True), ("Are there any more papers?", True), ("Anything else?", True), ("More papers?", True),
+    ("And any others?", True), ("What else?", True), ("还有其他的吗？", True), ("其他的呢？", True),
+    ("Tell me more.", False), ("Show me more.", False), ("More details?", False),  # about the same papers
+    ("Any other papers on diffusion models?", False),  # a question of its own
+    ("Any more papers like these?", False),  # papers like the previous ones (`asks_similar`)
+])
+def test_what_asks_for_more_papers_on_the_previous_question(question, others):
+    assert asks_others(question) is others
+
+
+@pytest.fixture(scope="module")
+def detectors(tmp_path_factory):
+    """Papers titled on real-time object detection among 30 learning-theory papers."""
+    def detector(r) -> bool:
+        title = r["title"].lower()
+        return "real-time" in title and "detect" in title and "object" in title
+
+    return topic_library(tmp_path_factory, "others", detector, 20, 30)[0]
+
+
+def test_any_others_lists_the_papers_on_the_previous_question_it_did_not_show(detectors):
+    question = "Which papers do real-time object detection?"
+    first = detectors.ask(question, max_citations=4)
+    assert len(first.citations) == 4
+    more = detectors.ask("Any others?", history=[(question, first)], max_citations=4)
+    assert not more.abstained and more.citations  # before: no words of its own, so it abstained
+    shown = {c.paper_id for c in first.citations}
+    assert not shown & {c.paper_id for c in more.citations}
+    assert all("detect" in c.title.lower() for c in more.citations)  # on the same topic, not the COLT papers
+
+
+def test_any_others_when_the_answer_showed_every_paper_says_so(seeded):
+    question = "Which papers study federated learning?"
+    first = seeded.ask(question)
+    assert first.citations
+    more = seeded.ask("Any others?", history=[(question, first)])
+    assert more.abstained and more.text.startswith("No other paper in the library addresses this")
+    assert not {c.paper_id for c in first.citations} & {p.paper_id for p in more.nearest}

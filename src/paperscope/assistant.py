@@ -27,7 +27,7 @@ from paperscope.answer.base import Answerer, History, draft_pieces
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
 from paperscope.answer.figures import figure_plan, quoting_figures
 from paperscope.answer.followup import by_place, is_follow_up, narrows, scoring_text, unpointed
-from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text
+from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text, similar_abstain
 from paperscope.answer.shape import shaped
 from paperscope.answer.verify import Verified, removal_notes, verify
 from paperscope.crosslingual import CrossLingual
@@ -242,10 +242,10 @@ class Assistant:
         record = self.gather.record_of(question, snapshot, filters)  # "Who wrote NestQuant?": its own record
         if record is not None:
             return Plan(base.question, base.question, record, record, notes=notes)
-        like = self.gather.similar(question, snapshot, filters, [c.paper_id for c in prior[-1].citations] if prior else [], limit)
+        like = self.gather.similar(question, snapshot, filters, prior[-1] if prior else None, limit)
         if like is not None:  # "Find papers similar to SLiM", "Any similar papers?" (`relevance.similar`)
-            return Plan(base.question, f"papers similar to {like.about}", like.scored.evidence, like.cited, like.related,
-                        abstain=None if like.cited else AbstainReason.NO_SUPPORTING_PAPER, notes=[*notes, like.note])
+            return Plan(base.question, like.standalone, like.scored.evidence, like.cited, like.related,
+                        abstain=similar_abstain(bool(like.cited), like.others), notes=[*notes, like.note])
         if prior and is_follow_up(question):
             last = prior[-1]
             earlier = last.standalone_question or last.question

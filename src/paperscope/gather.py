@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,7 @@ from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder
 from paperscope.index.store import ChromaStore
-from paperscope.records import Evidence, Hit, Paper
+from paperscope.records import Answer, Evidence, Hit, Paper
 from paperscope.relevance import Relevance, Scored, in_order
 from paperscope.relevance.contribution import GATHER, asked, genre
 from paperscope.relevance.decision import MAX_RELATED
@@ -29,7 +29,7 @@ from paperscope.relevance.features import QuestionVectors
 from paperscope.relevance.library_terms import library_phrases
 from paperscope.relevance.question import Question
 from paperscope.relevance.sentences import paper_sentences
-from paperscope.relevance.similar import SIMILAR_FLOOR, asks_similar, closeness, named, refers_back
+from paperscope.relevance.similar import SIMILAR_FLOOR, asks_others, asks_similar, closeness, named, refers_back
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
@@ -86,10 +86,17 @@ class Like:
     scored: Scored
     cited: list[Evidence]
     related: list[Evidence]
-    about: str  # the reference titles, quoted
+    about: str  # the reference titles, quoted; for `others`, the previous question
+    others: bool = False  # "Any others?": the previous question's papers its answer did not show
+
+    @property
+    def standalone(self) -> str:
+        return f"{self.about} (other papers than the previous answer's)" if self.others else f"papers similar to {self.about}"
 
     @property
     def note(self) -> str:
+        if self.others:
+            return "more papers on the previous question, leaving out those it cited"
         return f"papers like {self.about}, nearest by their abstracts"
 
 
@@ -273,13 +280,16 @@ class Gatherer:
             return None
         return self.in_scope(question, snapshot, filters)
 
-    def similar(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, previous: Sequence[str],
+    def similar(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, last: Answer | None,
                 limit: int) -> Like | None:
         """Papers like the one the question names ("Find papers similar to SLiM"), or, when it
-        refers back ("Any similar papers?"), like the previous answer's papers (`previous`),
+        refers back ("Any similar papers?"), like the previous answer's papers (`last`),
         nearest first (support: the cosine, `relevance.similar`); those from `SIMILAR_FLOOR` up
-        cited (`SIMILAR_MAX` at most), the next `MAX_RELATED` shown apart. None when the question
-        asks for no such thing or names no paper."""
+        cited (`SIMILAR_MAX` at most), the next `MAX_RELATED` shown apart. After an answer, "Any
+        others?" is `others`. None when the question asks for no such thing or names no paper."""
+        previous = [c.paper_id for c in last.citations] if last is not None else []
+        if last is not None and previous and asks_others(question):
+            return self.others(last, snapshot, filters, limit)
         if not asks_similar(question):
             return None
         hits = self._search(question, snapshot, filters)[3]  # the named paper is among them; no vectors needed
@@ -298,6 +308,21 @@ class Gatherer:
         scored = Scored(c.question, c.vectors, evidence)
         self.relevance.quote(scored, cited + related, snapshot)  # the sentences nearest the reference's title
         return Like(scored, cited, related, "; ".join(f"\u201c{t}\u201d" for t in titles))
+
+    def others(self, last: Answer, snapshot: Bm25Snapshot, filters: FilterArg, limit: int) -> Like:
+        """"Any others?" after `last`: its question read as `find_all` reads it (every paper on
+        it), citing those at the cite threshold that `last` did not cite, best first, and showing
+        the next ones apart; none cited when `last` showed every such paper. Before, "Any
+        others?" had no words of its own and abstained, naming unrelated papers."""
+        earlier = last.standalone_question or last.question
+        shown = {c.paper_id for c in last.citations}
+        scored = self.scored_all(earlier, snapshot, filters)
+        cite, _ = self.relevance.thresholds()
+        rest = [ev for ev in scored.evidence if ev.paper.paper_id not in shown]
+        cited = [ev for ev in rest if ev.support >= cite][:limit]
+        related = [ev for ev in rest if ev not in cited and ev.support < cite][:MAX_RELATED]
+        self.relevance.quote(scored, cited + related, snapshot)
+        return Like(scored, cited, related, earlier, others=True)
 
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
         """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was

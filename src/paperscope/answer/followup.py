@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from paperscope.records import Answer, Citation
+from paperscope.relevance.similar import asks_others
 from paperscope.text.analyzer import STOPWORDS, raw_terms
 from paperscope.text.superlatives import most_of
 
@@ -44,7 +45,8 @@ def is_follow_up(question: str) -> bool:
     lowered = f" {' '.join(words)} "  # words only: "Who are the authors?" ends in "authors?", not "authors "
     if any(w in _PRONOUNS for w in words) or any(f" {p} " in lowered for p in _REFERRING) or _MORE.search(question):
         return True
-    if _ZH_REFERRING.search(question) or pointed(question) or narrows(question) or most_of(question) is not None:
+    if _ZH_REFERRING.search(question) or pointed(question) or narrows(question) or most_of(question) is not None or (
+            asks_others(question)):  # "Any others?"
         return True
     return any(w in _DEMONSTRATIVES for w in words) and len(content) <= 4
 

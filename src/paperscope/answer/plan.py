@@ -20,6 +20,7 @@ class AbstainReason(Enum):
     NO_MATCH_FOR_FILTERS = "no papers match the filters"
     NO_SUPPORTING_PAPER = "no paper supports an answer"
     NONE_OF_THOSE = "no paper of the previous answer supports an answer"  # "Which of those ...?"
+    NO_OTHER_PAPER = "no paper beyond the previous answer's supports an answer"  # "Any others?"
 
 
 @dataclass
@@ -53,6 +54,7 @@ _TEXT = {
                       "but no paper covers them together.",
            "none": "No paper in the corpus addresses this question.",
            "none_of_those": "None of the papers of the previous answer addresses this.",
+           "no_other": "No other paper in the library addresses this: the previous answer showed every one.",
            "nearest": "\nThe nearest papers are weaker matches:\n", "related": f"{RELATED_HEAD} (not cited):\n",
            "or": " or ", "more": "More papers in the library address this; `paperscope ask --all` (or `find_all`) "
                                  "lists every one.",
@@ -80,6 +82,7 @@ _TEXT = {
            "partial": "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。",
            "none": "语料库中没有论文回答这个问题。", "nearest": "\n最接近的论文（较弱的匹配）：\n",
            "none_of_those": "上一个回答中的论文都不涉及这个问题。",
+           "no_other": "库中没有其他论文与此相关：上一个回答已列出全部。",
            "related": "相关但较弱的匹配（未引用）：\n", "or": "或",
            "more": "库中还有更多相关论文；`paperscope ask --all`（或 find_all）可列出全部。",
            "newest": "按年份从新到旧：库中有 {n} 篇论文与此相关，发表于 {span}。",
@@ -143,6 +146,12 @@ def figures_text(measure: str, larger: bool, ordered: bool, n: int, without: lis
     return out
 
 
+def similar_abstain(cited: bool, others: bool) -> AbstainReason | None:
+    """Why a request for papers like one ("Find papers similar to SLiM") or for more of the previous
+    answer's ("Any others?") abstains, or None when it cites."""
+    return None if cited else AbstainReason.NO_OTHER_PAPER if others else AbstainReason.NO_SUPPORTING_PAPER
+
+
 def best_match_text(word: str, chinese: bool = False) -> str:
     """Said after "Which one is most relevant / important?" picks the previous answer's best match."""
     return _TEXT["zh" if chinese else "en"]["best_match"].format(word=word)
@@ -187,6 +196,8 @@ def abstention_text(plan: Plan) -> str:
         text = t["empty"].format(detail=plan.detail)
     elif plan.abstain is AbstainReason.NO_MATCH_FOR_FILTERS:
         text = t["filters"].format(detail=plan.detail)
+    elif plan.abstain is AbstainReason.NO_OTHER_PAPER:
+        text = t["no_other"]
     elif plan.abstain is AbstainReason.NONE_OF_THOSE:
         text = t["none_figure"].format(measure=plan.detail) if plan.detail else t["none_of_those"]
     elif plan.uncovered:
@@ -195,7 +206,8 @@ def abstention_text(plan: Plan) -> str:
         text = t["partial"]
     else:
         text = t["none"]
-    if plan.nearest and plan.abstain in (AbstainReason.NO_SUPPORTING_PAPER, AbstainReason.NONE_OF_THOSE):
+    if plan.nearest and plan.abstain in (AbstainReason.NO_SUPPORTING_PAPER, AbstainReason.NONE_OF_THOSE,
+                                         AbstainReason.NO_OTHER_PAPER):
         text += t["nearest"] + _names(plan.nearest)
     return text
 

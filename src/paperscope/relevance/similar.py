@@ -44,6 +44,25 @@ _BACK = re.compile(r"\b(?:similar|related|other|comparable)\s+(?:papers?|works?|
                    r"|[和跟与](?:它|其|这篇|该论文|该方法)", re.I)
 
 
+# "Any others?", "Are there more?", "Anything else?", "More papers?", "还有其他的吗？": the previous
+# question again, for the papers its answer did not show (`gather.Gatherer.others`). The whole
+# request is that; "Tell me more" asks about the same papers, "Any other papers on diffusion?" is a
+# question of its own.
+_OTHERS = re.compile(r"^(?!\W*(?:tell|show|give)\s+(?:me|us)\s+more\W*$)\W*(?:(?:and|ok(?:ay)?|so|thanks?|great|then)\W+)?"
+                     r"(?:(?:are|is)\s+there\s+(?:any\s+)?|any\s+|"
+                     r"(?:show|give|list)\s+(?:me\s+)?(?:some\s+|the\s+)?|(?:can|could)\s+you\s+(?:show|give|list|find)\s+"
+                     r"(?:me\s+)?(?:some\s+)?|what\s+about\s+(?:the\s+)?)?(?:others?|more|anything\s+else|something\s+else|"
+                     r"other\s+(?:papers?|ones?|works?|studies)|more\s+(?:papers?|ones?|works?|studies|results)"
+                     r"|what\s+else)(?:\s+(?:papers?|ones?))?\W*$"
+                     r"|^\W*还有(?:其他|其它|别的)?的?(?:论文|文章|工作|研究)?(?:吗|呢|没有)\W*$|^\W*(?:其他|其它|别的)的?(?:论文|文章)?(?:呢|吗)\W*$",
+                     re.I)
+
+
+def asks_others(question: str) -> bool:
+    """Whether the question asks for more papers on the previous question (see above)."""
+    return bool(_OTHERS.search(question))
+
+
 def asks_similar(question: str) -> bool:
     """Does the question ask for papers like another one (see the module docstring)?"""
     return bool(_SIMILAR.search(question))
