@@ -97,6 +97,17 @@ def topic_library(factory, name: str, on_topic, topical: int, theory: int):
     return a, chosen
 
 
+@pytest.fixture(scope="session")
+def detectors(tmp_path_factory):
+    """20 papers titled on real-time object detection (of several years and venues) among 30
+    learning-theory papers: a real library for picks by figure, "Any others?" and filters."""
+    def detector(r) -> bool:
+        title = r["title"].lower()
+        return "real-time" in title and "detect" in title and "object" in title
+
+    return topic_library(tmp_path_factory, "detectors", detector, 20, 30)[0]
+
+
 @pytest.fixture(autouse=True)
 def _isolate_env(monkeypatch, tmp_path):
     # Never let a developer's .env or data dir leak into tests.

@@ -11,7 +11,6 @@ import re
 
 import pytest
 
-from conftest import topic_library
 from paperscope.answer.figures import by_figure, figures
 from paperscope.records import Evidence, Paper
 from paperscope.text.asks import asks
@@ -115,16 +114,6 @@ def test_over_the_seeds_a_pick_without_figures_says_so(seeded):
     assert ans.abstained
     assert "reports a figure for \u201cspeedup\u201d" in ans.text  # not "none covers “largest”"
     assert first.citations[0].title in ans.text
-
-
-@pytest.fixture(scope="module")
-def detectors(tmp_path_factory):
-    """Papers titled on real-time object detection among 30 learning-theory papers."""
-    def detector(r) -> bool:
-        title = r["title"].lower()
-        return "real-time" in title and "detect" in title and "object" in title
-
-    return topic_library(tmp_path_factory, "detectors", detector, 20, 30)[0]
 
 
 def test_the_fastest_is_read_from_each_papers_own_figure(detectors):

@@ -29,6 +29,9 @@ def _has(name: str) -> bool:
     ("Which papers by Zhou (ICML 2025) study MoE?", "icml", 2025, "Zhou", "Which papers study MoE?"),
     ("2025年关于量化的论文", None, 2025, None, "关于量化的论文"),
     ("ICML 2025上关于量化的论文", "icml", 2025, None, "上关于量化的论文"),
+    # The papers' year after "are" / "the ones" (before, "from 2025" stayed a topic word: "none covers “2025”").
+    ("Which papers on graph learning are from 2025?", None, 2025, None, "Which papers on graph learning are?"),
+    ("Only the ones from 2023.", None, 2023, None, "Only the ones."),
 ])
 def test_venue_year_and_author_are_read_as_filters(question, venue, year, author, rest):
     s = read_scope(question, ["icml", "neurips"], _has)
@@ -100,6 +103,7 @@ def test_a_year_range_lists_only_papers_of_those_years(tmp_path):
     "How many domains did it process in the first 8 months of 2024?",  # a year the paper reports
     "Which papers beat GPT-2025?",
     "Which papers train on data from 2019?",
+    "Which results are from 2019 experiments?",  # the year goes on into the topic
 ])
 def test_topic_words_stay_topic_words(question):
     s = read_scope(question, ["icml", "automl"], _has)
@@ -147,3 +151,19 @@ def test_a_request_for_every_paper_lists_the_library(seeded):
     # "in the library" says where to look, not what about.
     assert read_scope("Which papers in the corpus study MoE latency?", [], _has).question == \
         "Which papers study MoE latency?"
+
+
+def test_a_follow_up_that_only_filters_keeps_the_previous_papers_of_that_year(detectors):
+    question = "Which papers do real-time object detection?"
+    first = detectors.ask(question)
+    years = {c.year for c in first.citations}
+    assert len(first.citations) >= 3 and len(years) > 1
+    year = max(years, key=lambda y: sum(c.year == y for c in first.citations))
+    expected = [c.paper_id for c in first.citations if c.year == year]
+    for follow in (f"Only the ones from {year}.", f"Which of them are from {year}?"):
+        ans = detectors.ask(follow, history=[(question, first)])
+        # before: the whole library's papers of that year (no topic left), or "none covers “{year}”"
+        assert sorted(c.paper_id for c in ans.citations) == sorted(expected), follow
+    other = next(h.year for h in detectors.search("regret bounds for online learning", k=30) if h.year not in years)
+    none = detectors.ask(f"Only those from {other}.", history=[(question, first)])  # the library holds that year
+    assert none.abstained and none.text.startswith("None of the papers of the previous answer")

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from conftest import topic_library
 from paperscope.relevance.similar import asks_others, asks_similar, named, refers_back
 
 MOE = [
@@ -87,16 +86,6 @@ def test_similar_papers_cite_the_nearest_abstracts(seeded, tmp_path):
 ])
 def test_what_asks_for_more_papers_on_the_previous_question(question, others):
     assert asks_others(question) is others
-
-
-@pytest.fixture(scope="module")
-def detectors(tmp_path_factory):
-    """Papers titled on real-time object detection among 30 learning-theory papers."""
-    def detector(r) -> bool:
-        title = r["title"].lower()
-        return "real-time" in title and "detect" in title and "object" in title
-
-    return topic_library(tmp_path_factory, "others", detector, 20, 30)[0]
 
 
 def test_any_others_lists_the_papers_on_the_previous_question_it_did_not_show(detectors):

@@ -233,7 +233,7 @@ class Assistant:
             return base
         question, notes = base.standalone, base.notes
         limit = max_citations or self.settings.answer.max_citations
-        scope = self.gather.by_scope(question, snapshot, filters)
+        scope = None if prior and is_follow_up(question) else self.gather.by_scope(question, snapshot, filters)
         if scope is not None:  # papers by venue, year or author, or all of them
             listed = scope.evidence
             if len(listed) > limit:

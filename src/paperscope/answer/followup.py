@@ -20,7 +20,7 @@ _PRONOUNS = {"it", "its", "they", "them", "their", "theirs"}  # name a paper of 
 _DEMONSTRATIVES = {"this", "that", "these", "those", "such"}  # also relative pronouns: only in short questions
 _REFERRING = ("the paper", "the papers", "that paper", "this paper", "those papers", "these papers", "the method",
               "that method", "this method", "the model", "the models", "the authors", "the approach", "this work",
-              "that work", "the same", "above", "previous", "mentioned",
+              "that work", "the same", "above", "previous", "mentioned", "the ones", "only ones",
               # Parts of the paper just named: "Is the code available?", "Can you give me the link?"
               "the code", "the link", "the url", "the pdf", "the main contribution", "the contributions",
               "the main limitation", "the limitations", "the baselines", "the main idea", "the key idea")
@@ -82,7 +82,21 @@ def by_place(answers: Sequence[Answer], question: str) -> list[Citation]:
     lists = [a for a in answers if len(a.citations) > 1] or list(answers)
     cites = lists[-1].citations if lists else []
     n = len(cites)
+    if _only_scope(question):  # "Only the ones from 2023.", its year read as a filter
+        return list(cites)
     return [cites[p - 1 if p > 0 else n + p] for p in pointed(question) if 0 < p <= n or -n <= p < 0]
+
+
+# What is left of a follow-up that only filters the previous papers ("Only the ones from 2023.",
+# "Which of them are from ICML?") once its venue, year or author is read (`text.scope`): all of them,
+# whatever their score, as the asker chose them (re-scored, the 2024 deepfake papers fell short).
+_ONLY_SCOPE = frozenset("only just the ones one those these them which of are were is was please show me keep list "
+                        "give all and what".split())
+
+
+def _only_scope(question: str) -> bool:
+    words = raw_terms(question)
+    return bool(words) and all(w in _ONLY_SCOPE for w in words)
 
 
 def unpointed(question: str) -> str:
@@ -104,7 +118,7 @@ _NARROWS = re.compile(r"^\W*(?:[\w']+\W+){0,2}?(?:which|what|any|some|all|none|e
 def narrows(question: str) -> bool:
     """Does the follow-up pick among the previous answer's papers ("Which of those ...?")? Then it
     is scored with its own words, and none of them fitting is the answer, not the whole library's."""
-    return bool(_NARROWS.search(question))
+    return bool(_NARROWS.search(question)) or _only_scope(question)
 
 
 def scoring_text(question: str, earlier: str) -> str:

@@ -42,6 +42,9 @@ _GENRE = r"(?:papers?|works?|publications?|articles?|research|studies)"
 # domains did it process in the first 8 months of 2024?" asks about a 2025 paper's content).
 _YEAR_AFTER = re.compile(rf"(?:\b{_GENRE}\s+)?(?P<cut>(?:(?<=\s)(?:in|of)|\bfrom|\bpublished\s+in)\s+(?:the\s+)?"
                          rf"(?:year\s+)?(?P<year>{_YEAR})\b(?!-))", re.I)
+# "Which papers on graphs are from 2025?", "Only the ones from 2025", "those in 2023": the papers' year.
+_PAPERS_ARE = re.compile(r"\b(?:are|were|ones|those|these|them)\s+(?:published\s+|written\s+)?$", re.I)
+_CLAUSE_END = re.compile(r"\s*(?:$|[?.!,;]|(?:please|only|and|or)\b)", re.I)
 _YEAR_BEFORE = re.compile(rf"(?<![\w-])({_YEAR})\s+(?={_GENRE}\b)", re.I)
 _YEAR_ZH = re.compile(rf"({_YEAR})\s*年")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -121,8 +124,9 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
         for pattern in (_YEAR_AFTER, _YEAR_BEFORE, _YEAR_ZH):
             for m in pattern.finditer(question):
                 after = pattern is _YEAR_AFTER
-                if after and m.start() == m.start("cut") and m.group("cut").split()[0].lower() != "published":
-                    continue  # "in 2024", "data from 2019" without "papers" before: content, not scope
+                if after and m.start() == m.start("cut") and m.group("cut").split()[0].lower() != "published" and not (
+                        _PAPERS_ARE.search(question[:m.start()]) and _CLAUSE_END.match(question[m.end():])):
+                    continue  # "in 2024", "data from 2019" without "papers" (or "are", "the ones") before: content
                 which: str | int = "year" if after else 1
                 if not _inside(m.start(which), spans):
                     year = int(m.group(which))
