@@ -61,6 +61,9 @@ def test_a_superlative_in_a_question_of_its_own_is_no_pick(question):
     ("runs at 30 FPS with a latency of 12 ms", ("latency",), [(30.0, "fps"), (12.0, "ms")]),
     ("Fast YOLO processes an astounding 155 frames per second", ("faster",), [(155.0, "fps")]),
     ("The method generalizes to new tasks.", ("speedup",), []),
+    ("which improves inference latency by $1.8\\times$ while maintaining accuracy", ("latency",), [(1.8, "x")]),  # TeX
+    ("a Kinect mounted on a Pioneer 3 robot that was navigated through a cluttered room", ("throughput",), []),
+    ("Optimal pose is achieved through \\mathrm{g}2\\mathrm{o} with 12 ms latency", ("latency",), [(12.0, "ms")]),
 ])
 def test_reads_the_figures_next_to_the_measure(sentence, measure, expected):
     assert [(f.value, f.unit) for f in figures(sentence, measure)] == expected
@@ -156,6 +159,7 @@ def test_the_most_recent_of_them_is_read_from_their_years(detectors):
      "point cloud segmentation on ScanNet", "accuracy", True),
     ("Which paper proposes the fastest algorithm for submodular maximization?", "submodular maximization", "speed", True),
     ("Which paper on diffusion models is the most recent?", "diffusion models", "year", True),
+    ("Which NeRF method renders the fastest?", "NeRF", "speed", True),  # the superlative ends the question
 ])
 def test_reads_a_superlative_question_over_the_library(question, topic, measure, larger):
     got = ranked(question)

@@ -28,7 +28,7 @@ from paperscope.text.zh import chinese
 # A number, not part of a name or a size ("Llama-3-8B", "GPT-2", "128K", "3D", "$T^{2/3}$"), with its
 # unit: "x" (1.65x, 5×, 3 times, 2-fold), "%" (15%, 15\%, 15 percent), a time, rate or size ("ms",
 # "fps", "GB"); else plain.
-_NUMBER = re.compile(r"(?<![\w.^_{/$:-])(\d+(?:\.\d+)?)(?:\s*(\\?%|percent\b|×|x\b|times\b|-?fold\b|\$?\\times\$?|"
+_NUMBER = re.compile(r"(?<![\w.^_{}/$:-])(\d+(?:\.\d+)?)(?:\s*(\\?%|percent\b|×|x\b|times\b|-?fold\b|\$?\\times\$?|"
                      r"(?:ms|μs|us|s|sec|seconds?|fps|frames\s+per\s+second|Hz|kHz|GB|MB|hours?|minutes?)\b))?"
                      r"(?![\w.]*\d)(?![A-Za-wyz]|:\d|-[A-Za-z])", re.I)
 # A figure in TeX ("$1.8\times$", "$5\%$") read as written out ("1.8x"): a number after "$" is else
@@ -62,7 +62,13 @@ _UNITS = {"frames per second": "fps", "us": "μs", "sec": "s", "second": "s", "s
 def _measures(word: str, targets: list[str]) -> bool:
     """`word` is of a measure word's family ("accurate" / "accuracy", "speed" / "speedup"; not "a", "per")."""
     stem = stems(word)
-    return bool(stem) and len(stem[0]) >= 4 and any(stem[0].startswith(m[:5]) or m.startswith(stem[0]) for m in targets)
+    return bool(stem) and len(stem[0]) >= 4 and stem[0] not in _OTHER_WORDS and any(
+        stem[0].startswith(m[:5]) or m.startswith(stem[0]) for m in targets)
+
+
+# Words that begin like a measure and are none ("navigated through a cluttered room": "3" in
+# "Pioneer 3" was read as a throughput; "late fusion" is no latency).
+_OTHER_WORDS = frozenset({"through", "throughout", "late"})
 
 
 def figures(sentence: str, measure: tuple[str, ...], units: tuple[str, ...] = ()) -> list[Figure]:

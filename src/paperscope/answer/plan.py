@@ -165,7 +165,7 @@ def reported_text(k: int, n: int, measure: str, chinese: bool = False) -> str:
     one = (k or n) == 1
     return t[key].format(k=k, n=n, measure=measure, verb="reports" if one else "report", its="its" if one else "their",
                          those="that one" if one else "those", are="is" if one else "are",
-                         listed="the one that does is shown" if one else "those that do are shown, best match first")
+                         listed="the one on the topic is shown" if one else "the papers on the topic are shown, best match first")
 
 
 def shown_text(k: int, chinese: bool = False) -> str:

@@ -117,7 +117,7 @@ def _most(word: str, named: list[str]) -> Most | None:
         return None
     if word == "best" and any(w.startswith(_LOWER_IS_BETTER) for w in named):
         larger = False
-    return Most(word, measure, larger, ("fps",) if _FAST[0] in measure else ())
+    return Most(word, measure, larger, ("fps", "hz") if _FAST[0] in measure else ())  # "30 fps", "runs at 20 Hz"
 
 
 # Asked first, over the whole library: "Which paper reports the largest speedup for LLM inference?",
@@ -130,7 +130,8 @@ _ONE_ASKED = re.compile(r"^\W*(?:which|what)\b(?!\s+(?:[\w-]+\s+)?(?:papers|work
                         r"ones|are)\b)", re.I)
 _REPORTS = (r"(?:is|was|has|had|reports?|reported|achieves?|achieved|gets?|gives?|shows?|obtains?|attains?|yields?|"
             r"delivers?|offers?|provides?|reaches|proposes?|presents?|introduces?)")
-_RANKED = re.compile(rf"\b{_REPORTS}\s+(?:the\s+)?(?=(?:{_UP}|{_DOWN})\b)", re.I)
+_RANKED = re.compile(rf"\b{_REPORTS}\s+(?:the\s+)?(?=(?:{_UP}|{_DOWN})\b)"
+                     r"|\b[a-z]+s\s+(?:the\s+)?(?=(?:fastest|quickest)\W*$)", re.I)  # "Which NeRF method renders the fastest?"
 _FRAME = frozenset("which what is was are the a an one paper method model approach work study algorithm technique "
                    "system framework".split()) | frozenset(re.findall(r"[a-z]+", _REPORTS))
 # "What is the largest Hits@1 improvement reported by the framework that ...?" asks one paper's figure.
