@@ -78,3 +78,35 @@ def test_over_the_seeds_the_quote_states_the_papers_problem(seeded, question, ex
     ans = seeded.ask(question)
     assert not ans.abstained
     assert expected in ans.citations[0].quote
+
+
+def test_datasets_first_quotes_the_sentence_naming_the_datasets():
+    from paperscope.relevance.quotes import datasets_first
+
+    sentences = ["Crowd counting estimates the number of people in an image.",
+                 "Our method achieves state-of-the-art results on two challenging crowd counting datasets.",
+                 "Experiments on ShanghaiTech, UCF_CC_50 and UCF-QNRF datasets confirm it."]
+    scores = np.array([1.0, 3.0, 2.0])  # the rankers favour the unnamed claim
+    q = analyze("What datasets are commonly used for crowd counting?", _flat_idf, scaffolding=False)
+    assert int(np.argmax(datasets_first(q, sentences, range(3), "Density-Aware Crowd Counting", scores))) == 2
+    other = analyze("Which papers do crowd counting?", _flat_idf, scaffolding=False)
+    assert list(datasets_first(other, sentences, range(3), "", scores)) == list(scores)
+
+
+def test_over_a_library_the_datasets_question_quotes_the_named_datasets(tmp_path_factory):
+    import re
+
+    from conftest import topic_library
+    from paperscope.relevance.sentences import paper_sentences
+
+    a, _ = topic_library(tmp_path_factory, "crowds", lambda r: "crowd counting" in r["title"].lower(), 20, 30)
+    ans = a.ask("What datasets are commonly used for crowd counting?")
+    assert not ans.abstained and len(ans.citations) >= 3
+    dataset = re.compile(r"ShanghaiTech|UCF|WorldExpo|Mall|TRANCOS|NWPU|JHU")
+    named = 0
+    for c in ans.citations:
+        sentences = paper_sentences(a.catalog.papers([c.paper_id])[c.paper_id])
+        if any(re.search(r"\b(?:datasets?|benchmarks?)\b", s, re.I) and dataset.search(s) for s in sentences):
+            named += 1  # the abstract names its datasets: the quote is that sentence
+            assert dataset.search(c.quote), c.title
+    assert named >= 2

@@ -309,12 +309,37 @@ def problem_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     return scores + first * (float(scores.max() - scores.min()) + 1.0)
 
 
+# "What datasets are commonly used for crowd counting?", "Which benchmarks do the NAS papers evaluate
+# on?": each paper's sentence naming its datasets ("ShanghaiTech, UCF_CC_50, and UCF-QNRF"); the
+# rankers quoted "... on two of the most challenging crowd counting datasets".
+_ASKS_DATASETS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:datasets|benchmarks|corpora|test\s+sets|data\s+sets)\b", re.I)
+_DATASET_WORD = re.compile(r"\b(?:datasets?|benchmarks?|corpus|corpora|data\s+sets?)\b", re.I)
+_DATASET_NAME = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][\w-]*|[A-Z][A-Z0-9]{2,}(?:[-_][\w-]+)?|[A-Za-z]+[-_]?\d[\w-]*)\b")
+
+
+def datasets_first(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
+                   scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """For a question asking which datasets or benchmarks papers use (not about one paper, a
+    factoid), the sentences that name datasets (a name the question and the title lack, next to
+    "dataset" / "benchmark") ahead of the others, in the rankers' order. Other questions: unchanged."""
+    if not len(scores) or q.kind == "factoid" or not _ASKS_DATASETS.search(q.text):
+        return scores
+    known = {w.lower() for w in re.findall(r"[\w-]+", f"{q.text} {title}")}
+    names = np.array([float(bool(_DATASET_WORD.search(sentences[i])) and any(
+        m.group(0).lower() not in known for m in _DATASET_NAME.finditer(sentences[i]))) for i in rows])
+    if not names.any():
+        return scores
+    return scores + names * (float(scores.max() - scores.min()) + 1.0)
+
+
 def first_rules(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
                 scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The ranker's `scores` with the rules that put a sentence first, in order: counts
-    (`counted_first`), every asked word the title lacks (`asked_first`), the introduction
-    (`introduced_first`), the problem the paper sets out from (`problem_first`)."""
+    (`counted_first`), every asked word the title lacks (`asked_first`), the datasets it names
+    (`datasets_first`), the introduction (`introduced_first`), the problem the paper sets out from
+    (`problem_first`)."""
     scores = asked_first(q, sentences, rows, title, counted_first(q, sentences, rows, scores))
+    scores = datasets_first(q, sentences, rows, title, scores)
     return problem_first(q, sentences, rows, introduced_first(q, sentences, rows, scores))
 
 
