@@ -324,9 +324,9 @@ def datasets_first(q: Question, sentences: Sequence[str], rows: Sequence[int], t
     "dataset" / "benchmark") ahead of the others, in the rankers' order. Other questions: unchanged."""
     if not len(scores) or q.kind == "factoid" or not _ASKS_DATASETS.search(q.text):
         return scores
-    known = {w.lower() for w in re.findall(r"[\w-]+", f"{q.text} {title}")}
+    known = {w.lower().rstrip("s") for w in re.findall(r"[\w-]+", f"{q.text} {title}")}  # "LLM" in a title's "LLMs"
     names = np.array([float(bool(_DATASET_WORD.search(sentences[i])) and any(
-        m.group(0).lower() not in known for m in _DATASET_NAME.finditer(sentences[i]))) for i in rows])
+        m.group(0).lower().rstrip("s") not in known for m in _DATASET_NAME.finditer(sentences[i]))) for i in rows])
     if not names.any():
         return scores
     return scores + names * (float(scores.max() - scores.min()) + 1.0)
