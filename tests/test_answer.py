@@ -71,10 +71,12 @@ def test_a_question_about_the_papers_parts_or_more_of_it_is_a_follow_up(seeded):
     assert not is_follow_up("Which papers study code generation?")
     q = "Which paper proposes test-time training layers?"
     first = seeded.ask(q)
-    for follow_up in ("Is the code available?", "Can you give me the link?", "Tell me more.", "More details?",
-                      "What's the main limitation?"):
+    for follow_up in ("Can you give me the link?", "Tell me more.", "More details?", "What's the main limitation?"):
         second = seeded.ask(follow_up, history=[(q, first)])
         assert [c.paper_id for c in second.citations] == [first.citations[0].paper_id], (follow_up, second.text)
+    # Its abstract says nothing of code: the answer says so about that paper, not about five others.
+    code = seeded.ask("Is the code available?", history=[(q, first)])
+    assert code.abstained and [p.paper_id for p in code.nearest] == [first.citations[0].paper_id]
 
 
 def test_a_follow_up_can_name_papers_of_the_list_by_place():
@@ -241,3 +243,15 @@ def test_int8_embedder_declares_per_text_vectors_truthfully():
     texts = ["Mixture of experts latency.", "A much longer sentence about protein structure prediction with diffusion."]
     together = emb.embed(texts)
     assert np.array_equal(together[0], emb.embed(texts[:1])[0]) and np.array_equal(together[1], emb.embed(texts[1:])[0])
+
+
+@pytest.mark.parametrize("question", ["Is the code available?", "Where can I find their code?", "代码开源了吗？"])
+def test_is_the_code_available_quotes_the_papers_that_say_so_and_only_them(seeded, question):
+    first = seeded.ask("What is GraphGPT?")
+    assert first.citations and first.citations[0].title.startswith("GraphGPT")
+    ans = seeded.ask(question, history=[("What is GraphGPT?", first)])
+    assert not ans.abstained and "github.com" in ans.citations[0].quote  # the sentence that says where
+    other = seeded.ask("What is NestQuant?")
+    none = seeded.ask(question, history=[("What is NestQuant?", other)])
+    # NestQuant's abstract says nothing of code: before, its perplexity sentence was quoted as the answer.
+    assert none.abstained and none.text.startswith(("None of the papers of the previous answer", "上一个回答中的论文"))

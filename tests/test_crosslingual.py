@@ -221,9 +221,11 @@ def test_chinese_follow_ups_ask_about_the_paper_just_named(zh):
     first = zh.ask(q)
     ttt = [c.paper_id for c in first.citations]
     assert len(ttt) == 1 and "Test Time" in first.citations[0].title
-    for follow_up in ("它的主要创新是什么？", "这篇论文用了哪些数据集？", "作者是谁？", "代码开源了吗？", "再详细说说"):
+    for follow_up in ("它的主要创新是什么？", "这篇论文用了哪些数据集？", "作者是谁？", "再详细说说"):
         second = zh.ask(follow_up, history=[(q, first)])
         assert [c.paper_id for c in second.citations] == ttt, (follow_up, second.text)
+    code = zh.ask("代码开源了吗？", history=[(q, first)])  # its abstract says nothing of code: said of that paper
+    assert code.abstained and [p.paper_id for p in code.nearest] == ttt, code.text
     sizes = zh.ask("它评测的模型有多大？", history=[(q, first)])
     assert "1.3B" in sizes.citations[0].quote, sizes.citations[0].quote
 

@@ -115,10 +115,20 @@ _NARROWS = re.compile(r"^\W*(?:[\w']+\W+){0,2}?(?:which|what|any|some|all|none|e
                       r"|它们(?:中|之中|当中|里)", re.I)
 
 
+# "Is the code available?", "Where can I find their code?", "Is there a GitHub repo?", "代码开源了吗？":
+# which of the previous papers say so; an abstract that does not is no answer (NestQuant's was
+# quoted for its perplexity).
+_CODE = re.compile(r"\b(?:code|source\s+code|implementation|github|repo(?:sitory)?|open[-\s]?source[d]?)\b[^?]*\b(?:available|"
+                   r"released?|public(?:ly)?|open|find|get|download|link|url)\b|\b(?:is|are)\s+(?:there\s+)?(?:any\s+)?"
+                   r"(?:code|github|a\s+github\s+repo|a\s+repo(?:sitory)?)\b|\b(?:open[-\s]?sourced?|release[ds]?)\s+"
+                   r"(?:the\s+|their\s+|its\s+)?code\b|\b(?:find|get|download|access|where\s+is|where\s+are)\s+(?:the\s+|"
+                   r"their\s+|its\s+)?(?:source\s+)?(?:code|implementation|github|repo(?:sitory)?)\b|代码|开源", re.I)
+
+
 def narrows(question: str) -> bool:
     """Does the follow-up pick among the previous answer's papers ("Which of those ...?")? Then it
     is scored with its own words, and none of them fitting is the answer, not the whole library's."""
-    return bool(_NARROWS.search(question)) or _only_scope(question)
+    return bool(_NARROWS.search(question) or _CODE.search(question)) or _only_scope(question)
 
 
 def scoring_text(question: str, earlier: str) -> str:
