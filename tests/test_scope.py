@@ -167,3 +167,25 @@ def test_a_follow_up_that_only_filters_keeps_the_previous_papers_of_that_year(de
     other = next(h.year for h in detectors.search("regret bounds for online learning", k=30) if h.year not in years)
     none = detectors.ask(f"Only those from {other}.", history=[(question, first)])  # the library holds that year
     assert none.abstained and none.text.startswith("None of the papers of the previous answer")
+
+
+@pytest.mark.parametrize("question", [
+    "What topics does the library cover?", "What are the newest papers?", "Which paper was published most recently?",
+    "最新的论文有哪些？",
+])
+def test_a_question_about_the_library_itself_lists_it(seeded, question):
+    from paperscope.text.scope import asks_about_library
+
+    assert asks_about_library(question)
+    ans = seeded.ask(question)  # before: "none covers “published”", or "No paper in the corpus addresses this"
+    assert not ans.abstained and len(ans.citations) == 15
+    assert any("of the 38 papers shown" in n for n in ans.notes)
+
+
+def test_the_newest_papers_of_the_library_come_newest_first(detectors):
+    from paperscope.text.scope import asks_about_library
+
+    assert not asks_about_library("What are the newest papers on object detection?")  # a topic: recency of it
+    ans = detectors.ask("What are the newest papers?")
+    years = [c.year for c in ans.citations]
+    assert not ans.abstained and years == sorted(years, reverse=True) and len(set(years)) > 1

@@ -34,7 +34,7 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
 from paperscope.text.asks import asks_record
-from paperscope.text.scope import asks_for_everything
+from paperscope.text.scope import asks_about_library, asks_for_everything
 
 FilterArg = Filters | Mapping[str, Any] | None
 # A paper listed by metadata alone quotes its first sentence that says what the paper does.
@@ -276,7 +276,7 @@ class Gatherer:
         if filters is None and not asks_for_everything(question):
             return None
         _, analysis, _ = self.crosslingual.query(question, snapshot, 1)
-        if self.relevance.analyze(analysis, snapshot).groups:
+        if self.relevance.analyze(analysis, snapshot).groups and not asks_about_library(question):
             return None
         return self.in_scope(question, snapshot, filters)
 

@@ -241,8 +241,21 @@ _EVERYTHING = re.compile(r"\b(?:all|every|each)\b[^?.!]*\bpapers?\b|\bpapers?\s+
                          r"|^\s*how\s+many\s+(?:papers|works|articles|abstracts|publications)(?:\s+(?:are|is|do\s+(?:you|we|I)\s+"
                          r"have|(?:are\s+)?there|(?:are\s+)?here|in\s+total|overall|altogether|total))*\s*[?.!]*\s*$"
                          r"|^\s*(?:(?:库|文献库|语料库)(?:里|中)?)?(?:一共|总共)?有多少篇?论文[？?]?\s*$", re.I)
+# The library itself, in words that would read as a topic ("published", "topics", "cover"): "What are the
+# newest papers?", "Which paper was published most recently?" (newest first), "What topics does the library cover?".
+_LIBRARY_ITSELF = re.compile(
+    r"^\W*(?:what|which)\s+(?:(?:are|is|was|were)\s+)?(?:the\s+)?(?:newest|latest|most\s+recent)\s+(?:papers?|works?|"
+    r"articles?)\s*[?.!]*\s*$|^\W*which\s+(?:papers?|works?)\s+(?:was|were|is|are)\s+(?:published\s+)?(?:the\s+)?"
+    r"(?:most\s+recent(?:ly)?|latest|last)\s*[?.!]*\s*$|^\W*最新的?论文(?:有哪些|是哪篇)?[？?]?\s*$"
+    r"|\bwhat\s+(?:topics|subjects|areas|fields|research)\s+(?:does|do)\s+(?:the|this|my)\s+(?:library|corpus|collection)\s+"
+    r"(?:cover|contain|include|hold)\b", re.I)
 
 
 def asks_for_everything(question: str) -> bool:
     """Whether `question` asks for every paper (of the library, or of the filters it names)."""
-    return bool(_EVERYTHING.search(question))
+    return bool(_EVERYTHING.search(question) or _LIBRARY_ITSELF.search(question))
+
+
+def asks_about_library(question: str) -> bool:
+    """Whether `question` asks what the library holds in words that would otherwise read as a topic."""
+    return bool(_LIBRARY_ITSELF.search(question))
