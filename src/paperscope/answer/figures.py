@@ -1,5 +1,8 @@
 """A pick among the previous answer's papers by a figure each reports ("Which one reports the
-largest speedup?", "Which of them is the fastest?", "哪个最快？"; `text.superlatives.most_of`).
+largest speedup?", "Which of them is the fastest?", "哪个最快？"; `text.superlatives.most_of`), or
+among every paper on a topic ("Which paper reports the largest speedup for LLM inference?";
+`text.superlatives.ranked`, `answer.shape`). A judgement ("Which one is most relevant?") picks the
+previous answer's best match (`BEST_MATCH`).
 
 Scope: each paper's own abstract is read for a number standing next to what is measured
 ("decode latency by up to 1.65x"); the quote is that sentence, verbatim. The papers are ordered

@@ -65,7 +65,7 @@ def _own_words(question: str, m: re.Match[str]) -> list[str]:
 
 
 class Most(NamedTuple):
-    """A pick among the previous answer's papers by a figure (`most_of`)."""
+    """A pick by a figure: among the previous answer's papers (`most_of`) or a topic's (`ranked`)."""
 
     word: str  # the superlative as asked ("largest", "fastest")
     measure: tuple[str, ...]  # the words a figure stands next to ("speedup"); `YEAR`: the publication year
