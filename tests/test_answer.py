@@ -247,6 +247,10 @@ def test_int8_embedder_declares_per_text_vectors_truthfully():
 
 @pytest.mark.parametrize("question", ["Is the code available?", "Where can I find their code?", "代码开源了吗？"])
 def test_is_the_code_available_quotes_the_papers_that_say_so_and_only_them(seeded, question):
+    from paperscope.answer.followup import narrows
+
+    assert narrows(question)  # among the previous papers, by its own words
+    assert not narrows("哪些论文研究代码生成？") and not narrows("Which papers study code generation?")  # a topic
     first = seeded.ask("What is GraphGPT?")
     assert first.citations and first.citations[0].title.startswith("GraphGPT")
     ans = seeded.ask(question, history=[("What is GraphGPT?", first)])

@@ -122,7 +122,9 @@ _CODE = re.compile(r"\b(?:code|source\s+code|implementation|github|repo(?:sitory
                    r"released?|public(?:ly)?|open|find|get|download|link|url)\b|\b(?:is|are)\s+(?:there\s+)?(?:any\s+)?"
                    r"(?:code|github|a\s+github\s+repo|a\s+repo(?:sitory)?)\b|\b(?:open[-\s]?sourced?|release[ds]?)\s+"
                    r"(?:the\s+|their\s+|its\s+)?code\b|\b(?:find|get|download|access|where\s+is|where\s+are)\s+(?:the\s+|"
-                   r"their\s+|its\s+)?(?:source\s+)?(?:code|implementation|github|repo(?:sitory)?)\b|代码|开源", re.I)
+                   r"their\s+|its\s+)?(?:source\s+)?(?:code|implementation|github|repo(?:sitory)?)\b"
+                   r"|代码(?:是否|有没有)?(?:开源|公开|可用|在哪|链接|地址)|开源了|(?:有没有|有无|是否有)(?:开源)?代码",
+                   re.I)  # not 代码生成 (code generation)
 
 
 def narrows(question: str) -> bool:
