@@ -189,3 +189,30 @@ def test_the_newest_papers_of_the_library_come_newest_first(detectors):
     ans = detectors.ask("What are the newest papers?")
     years = [c.year for c in ans.citations]
     assert not ans.abstained and years == sorted(years, reverse=True) and len(set(years)) > 1
+
+
+@pytest.mark.parametrize("question, words", [
+    ("Which papers have scaling in the title?", ["scaling"]),
+    ("Papers with LLM in their titles?", ["LLM"]),
+    ("papers whose titles contain \"diffusion\"", ["diffusion"]),
+    ("List titles containing mixture of experts", ["mixture", "of", "experts"]),
+    ("Which papers study scaling laws?", []),  # a topic, anywhere in the abstract
+])
+def test_words_asked_for_in_titles(question, words):
+    from paperscope.text.scope import title_words
+
+    assert title_words(question) == words
+
+
+def test_papers_with_a_word_in_the_title_are_those_whose_titles_hold_it(seeded):
+    ans = seeded.ask("Which papers have scaling in the title?")
+    assert not ans.abstained  # before: "scaling" and "title" read as the topic
+    assert sorted(c.title for c in ans.citations) == sorted(
+        t for t in _seed_titles() if "scaling" in t.lower())
+    none = seeded.ask("Which papers have quantum in the title?")
+    assert none.abstained
+
+
+def _seed_titles() -> list[str]:
+    rows = [json.loads(line) for line in (SEEDS / "icml2025_seed_metadata.jsonl").read_text().splitlines() if line]
+    return [r["title"] for r in rows]

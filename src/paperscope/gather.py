@@ -34,7 +34,7 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
 from paperscope.text.asks import asks_record
-from paperscope.text.scope import asks_about_library, asks_for_everything
+from paperscope.text.scope import asks_about_library, asks_for_everything, title_words
 
 FilterArg = Filters | Mapping[str, Any] | None
 # A paper listed by metadata alone quotes its first sentence that says what the paper does.
@@ -272,7 +272,11 @@ class Gatherer:
     def by_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
         """`in_scope` for a question that names no topic but filters ("Which papers are?", what
         is left of "Which papers are by Sattar Vakili?" once the author is read as a filter) or
-        asks for every paper ("List all papers"); None for any other question."""
+        asks for every paper ("List all papers"), or for the papers with given words in their
+        titles ("Which papers have scaling in the title?"); None for any other question."""
+        titled = self.catalog.titled(title_words(question))
+        if titled:  # none: read as any question, which says what no paper covers
+            return self.in_scope(question, snapshot, filters, titled)
         if filters is None and not asks_for_everything(question):
             return None
         _, analysis, _ = self.crosslingual.query(question, snapshot, 1)
@@ -335,12 +339,14 @@ class Gatherer:
         papers = self.catalog.papers(ids).values()
         return [Evidence(i, p, 1.0, [(_own_work(p), 1.0)]) for i, p in enumerate(papers, 1)][:MAX_RECORDS] or None
 
-    def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored:
-        """Every paper the filters admit, newest first, each quoting its first sentence that says
-        what the paper does ("We propose ...", "This paper ..."; else its first sentence): for a
-        question that asks for papers by venue, year or author and names no topic."""
+    def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, among: set[str] | None = None) -> Scored:
+        """Every paper the filters admit (of `among` when given), newest first, each quoting its
+        first sentence that says what the paper does ("We propose ...", "This paper ..."; else its
+        first sentence): for a question that asks for papers by venue, year or author and names no
+        topic, or by words in their titles."""
         f = Filters.of(filters) or Filters()
-        ids = sorted(self.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys())
+        admitted = self.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys()
+        ids = sorted(admitted if among is None else admitted & among)
         papers = sorted(self.catalog.papers(ids).values(), key=lambda p: (-(p.year or 0), p.display_title.lower()))
         q = self.relevance.analyze(question, snapshot)
         vectors = self.relevance.vectors(q, self.embedder.embed([question])[0])

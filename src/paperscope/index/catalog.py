@@ -217,6 +217,15 @@ class Catalog:
             mask &= np.array([needle in a for a in authors], dtype=bool)
         return {ids[i] for i in np.flatnonzero(mask)}
 
+    def titled(self, words: Sequence[str]) -> set[str]:
+        """Ids of the papers whose title holds every one of `words` (case-insensitive, as written:
+        "scaling" also in "Upscaling")."""
+        if not words:
+            return set()
+        where = " AND ".join(["lower(json_extract(json, '$.title')) LIKE ? ESCAPE '\\'"] * len(words))
+        like = ["%" + w.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for w in words]
+        return {row[0] for row in self._conn().execute(f"SELECT paper_id FROM papers WHERE {where}", like)}
+
     # -- BM25 -----------------------------------------------------------------------------
     def _bm25_prefix(self) -> Path:
         return self.dir / f"{self.collection}.bm25"

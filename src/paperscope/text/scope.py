@@ -256,6 +256,25 @@ def asks_for_everything(question: str) -> bool:
     return bool(_EVERYTHING.search(question) or _LIBRARY_ITSELF.search(question))
 
 
+# "Which papers have scaling in the title?", "papers whose titles contain 'diffusion'", "titles
+# containing mixture of experts": the words as written in the title (a metadata question: the
+# topic words anywhere in the abstract are another). English titles, so English words only.
+_Q = "[\"'“‘]?"
+_EQ = "[\"'”’]?"
+_IN_TITLE = re.compile(
+    rf"\b(?:with|have|has|having|contain(?:s|ing)?|mention(?:s|ing)?|includ(?:e|es|ing)|use|uses|using)\s+(?:the\s+)?"
+    rf"(?:words?\s+|terms?\s+|phrase\s+)?{_Q}(?P<a>[\w][\w\s-]{{0,40}}?){_EQ}\s+in\s+(?:the|their|its)\s+titles?\b"
+    rf"|\bwhose\s+titles?\s+(?:contains?|mentions?|includes?|has|have)\s+(?:the\s+)?(?:words?\s+|terms?\s+|phrase\s+)?"
+    rf"{_Q}(?P<b>[\w][\w\s-]{{0,40}}?){_EQ}\s*(?:[?.!]|$)|\btitles?\s+(?:containing|with|mentioning|that\s+(?:contain|mention)s?)"
+    rf"\s+(?:the\s+)?(?:words?\s+|terms?\s+)?{_Q}(?P<c>[\w][\w\s-]{{0,40}}?){_EQ}\s*(?:[?.!]|$)", re.I)
+
+
+def title_words(question: str) -> list[str]:
+    """The words a question asks to find in the papers' titles (see above), or []."""
+    m = _IN_TITLE.search(question)
+    return next((g for g in m.groups() if g), "").split() if m else []
+
+
 def asks_about_library(question: str) -> bool:
     """Whether `question` asks what the library holds in words that would otherwise read as a topic."""
     return bool(_LIBRARY_ITSELF.search(question))
