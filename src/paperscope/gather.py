@@ -324,7 +324,7 @@ class Gatherer:
         cite, _ = self.relevance.thresholds()
         rest = [ev for ev in scored.evidence if ev.paper.paper_id not in shown]
         cited = [ev for ev in rest if ev.support >= cite][:limit]
-        related = [ev for ev in rest if ev not in cited and ev.support < cite][:MAX_RELATED]
+        related = [ev for ev in rest if ev.support < cite][:MAX_RELATED]
         self.relevance.quote(scored, cited + related, snapshot)
         return Like(scored, cited, related, earlier, others=True)
 

@@ -158,7 +158,7 @@ def figure_plan(question: str, standalone: str, papers: list[Evidence], most: Mo
     with a figure, quoting it, in the order asked when they compare (`by_figure`); abstains, naming
     the measure, when none reports one."""
     picked = by_figure(papers, most)
-    measure = most.label or (most.measure[0] if most.measure else most.word)
+    measure = most.name
     if not picked.cited:
         return Plan(question, standalone, papers, [], related=papers[:3], abstain=AbstainReason.NONE_OF_THOSE,
                     detail=measure, notes=notes)

@@ -24,14 +24,14 @@ def shaped(decision: Decision, cite: float, limit: int, order: str | None = None
            chinese: bool = False, most: Most | None = None) -> tuple[Decision, list[str]]:
     """`decision` (every paper that addresses the question, `find_all`'s list) as the question asks
     to see it, and the remarks that say so. `order`: `text.asks.recency`; `who`: `text.asks.asks_who`;
-    `most`: `text.asks.ranked`, the papers that report the measure by their figures (`answer.figures`;
+    `most`: `text.superlatives.ranked`, the papers that report the measure by their figures (`answer.figures`;
     the others when none does). Their quotes are set after ranking (`answer.figures.quoting_figures`)."""
     if decision.abstain:
         return decision, []
     sure = [ev for ev in decision.cited if ev.support >= cite] or decision.cited[:1]
     if most is not None:
         picked = by_figure(sure, most)
-        measure = most.label or (most.measure[0] if most.measure else most.word)
+        measure = most.name
         remarks = [] if most.measure == YEAR else [reported_text(len(picked.cited), len(sure), measure, chinese)]
         if picked.cited:
             remarks += figures_text(measure, picked.larger_first, picked.ordered, min(limit, len(picked.cited)), [], chinese,

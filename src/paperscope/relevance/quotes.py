@@ -32,6 +32,7 @@ from paperscope.relevance.features import concepts_of, stems
 from paperscope.relevance.lexicon import position_tendency, thesaurus
 from paperscope.relevance.model import QuoteRanker
 from paperscope.relevance.question import Question, compared_names
+from paperscope.text.zh import PROBLEM_CUES
 
 SENTENCE_FEATURES = ("s_cos", "s_cos_gap", "s_cos_rank", "s_cov", "s_focus", "s_pos", "s_first", "s_last", "s_num",
                      "s_len", "s_tend", "s_caps", "s_fact_num", "s_fact_focus", "s_fact_caps", "s_asks_num",
@@ -146,6 +147,11 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
     return np.array(out, dtype=np.float64).reshape(len(rows), len(SENTENCE_FEATURES))
 
 
+def _ahead(scores: npt.NDArray[np.float64], flags: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`scores` with the flagged sentences (1.0) ahead of every other, each group in the ranker's order."""
+    return scores + flags * (float(scores.max() - scores.min()) + 1.0)
+
+
 def counted_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
                   scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """For "how many X", the sentences that count X ("training 63 models": a whole number the
@@ -159,7 +165,7 @@ def counted_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
         return scores
     q_numbers = set(_NUMBER.findall(q.text))
     counts = np.array([_number_near(sentences[i], q_numbers, set(), counted, whole=True) for i in rows])
-    return scores + counts * (float(scores.max() - scores.min()) + 1.0)
+    return _ahead(scores, counts)
 
 
 def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
@@ -180,7 +186,7 @@ def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], titl
     holds = np.array([float(all(concepts_of(stems(sentences[i])) & m for m in rest)) for i in rows])
     if not holds.any():
         return scores
-    return scores + holds * (float(scores.max() - scores.min()) + 1.0)
+    return _ahead(scores, holds)
 
 
 # "What is NestQuant?", "Summarize the GAPrompt paper", "What is the main contribution of
@@ -240,7 +246,7 @@ def introduced_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
         return scores
     first = np.zeros(len(rows))
     first[pick.index(True)] = 1.0
-    return scores + first * (float(scores.max() - scores.min()) + 1.0)
+    return _ahead(scores, first)
 
 
 # "What problem does NestQuant solve?", "What is the motivation behind Banyan?", "Which challenges do
@@ -253,7 +259,7 @@ _ASKS_PROBLEM = re.compile(
     r"(?:prior|previous|existing))\b[^?]*\b(?:solv|address|tackl|target|overcom|fix|attack|aim|handl|mitigat|allevia|"
     r"focus|resolv|respond)|\bthe\s+motivation\s+(?:behind|for)\b|\bwhat\s+motivated\b|\bmotivates?\s+(?:the|this|their)\s+"
     r"(?:paper|work|study|method|approach|authors)\b|\bwhy\s+(?:did|do|does|was|were)\b[^?]*\b(?:propos|introduc|develop|"
-    r"design|creat|build|built)|解决了?(?:什么|哪些)(?:问题|挑战)|的动机|动机是什么|针对(?:什么|哪些)问题|为什么要?提出", re.I)
+    r"design|creat|build|built)", re.I)  # in Chinese: `text.zh.PROBLEM_CUES`
 _PROBLEM = re.compile(
     r"\b(?:what|which)\s+(?:\w+\s+)?(?:problems?|issues?|challenges?|gaps?|bottlenecks?|difficult(?:y|ies)|limitations?\s+of\s+"
     r"(?:prior|previous|existing))\b[^?]*\b(?:solv|address|tackl|target|overcom|fix|attack|aim|handl|mitigat|allevia|"
@@ -272,12 +278,13 @@ _WE = re.compile(r"\b(?:we|our|this\s+(?:paper|work|study))\b", re.I)
 
 def asks_problem(question: str) -> bool:
     """Whether `question` asks what problem a paper sets out to solve, or why (see above)."""
-    return bool(_ASKS_PROBLEM.search(question))
+    return bool(_ASKS_PROBLEM.search(question) or PROBLEM_CUES.search(question))
 
 
-def introduction(sentences: Sequence[str]) -> int | None:
-    """The index of the sentence that introduces the paper's method ("We propose ..."), or None."""
-    return next((i for i, s in enumerate(sentences) if _INTRODUCES.search(s)), None)
+def introduction(sentences: Sequence[str], among: Sequence[int] | None = None) -> int | None:
+    """The index of the sentence that introduces the paper's method ("We propose ..."), first of
+    `among` (default: all), or None."""
+    return next((i for i in (range(len(sentences)) if among is None else among) if _INTRODUCES.search(sentences[i])), None)
 
 
 def rule_quoted(question: str) -> bool:
@@ -297,7 +304,8 @@ def problem_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     if not len(scores) or q.kind == "list" or not asks_problem(q.text):  # "Which papers discuss what motivates ...?"
         return scores
     at = {i: k for k, i in enumerate(rows)}
-    intro = next((i for i in sorted(at) if _INTRODUCES.search(sentences[i])), len(sentences))
+    found = introduction(sentences, sorted(at))
+    intro = len(sentences) if found is None else found
     # The field's difficulty, not what the paper does about it ("We formalize this data mixing problem ...").
     hard = [i for i in sorted(at) if i != intro and _PROBLEM.search(sentences[i]) and not _WE.search(sentences[i])]
     before = [i for i in hard if i < intro]
@@ -306,7 +314,7 @@ def problem_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
         return scores
     first = np.zeros(len(rows))
     first[at[pick]] = 1.0
-    return scores + first * (float(scores.max() - scores.min()) + 1.0)
+    return _ahead(scores, first)
 
 
 # "What datasets are commonly used for crowd counting?", "Which benchmarks do the NAS papers evaluate
@@ -329,7 +337,7 @@ def datasets_first(q: Question, sentences: Sequence[str], rows: Sequence[int], t
         m.group(0).lower().rstrip("s") not in known for m in _DATASET_NAME.finditer(sentences[i]))) for i in rows])
     if not names.any():
         return scores
-    return scores + names * (float(scores.max() - scores.min()) + 1.0)
+    return _ahead(scores, names)
 
 
 def first_rules(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,

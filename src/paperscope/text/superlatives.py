@@ -73,6 +73,11 @@ class Most(NamedTuple):
     units: tuple[str, ...] = ()  # units that measure it wherever they stand ("fps" is a speed)
     label: str = ""  # the measure as asked, when not its first English word ("困惑度")
 
+    @property
+    def name(self) -> str:
+        """The measure as the answer names it ("speedup", "困惑度")."""
+        return self.label or (self.measure[0] if self.measure else self.word)
+
 
 def most_of(question: str) -> Most | None:
     """The superlative pick a follow-up asks for ("Which one reports the largest speedup?"), or None."""

@@ -288,7 +288,7 @@ GLOSSARY.update({
 # Cue words of the question's kind: a number or name asked for (the problem a paper sets out from,
 # asked "What problem is ...": `relevance.quotes.problem_first`), or a list of papers.
 _FACTOID_CUES = re.compile(r"多少|多大|多高|多快|多长|几个|几种|哪种|哪一种|什么|哪个|比例|倍")
-_PROBLEM_CUES = re.compile(r"解决了?(?:什么|哪些)(?:问题|挑战)|的动机|动机是什么|针对(?:什么|哪些)问题|为什么要?提出")
+PROBLEM_CUES = re.compile(r"解决了?(?:什么|哪些)(?:问题|挑战)|的动机|动机是什么|针对(?:什么|哪些)问题|为什么要?提出")
 # A request for papers: 推荐 (recommend), 进展 / 现状 / 前沿 (progress, state of the art), 谁研究过 (who
 # has studied), 读哪 / 应该读 (what to read), 参考文献 / 相关工作 (references, related work), 概述 (overview).
 _LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有无|推荐|进展|现状|前沿|谁(?:研究|做|发表|在做|在研究)|"
@@ -397,4 +397,4 @@ def frame(text: str) -> str:
     analysis: "What is" (a number or name is asked for), "Which papers" (a list), or ""."""
     if _LIST_CUES.search(text):
         return "Which papers"
-    return ("What problem is" if _PROBLEM_CUES.search(text) else "What is") if _FACTOID_CUES.search(text) else ""
+    return ("What problem is" if PROBLEM_CUES.search(text) else "What is") if _FACTOID_CUES.search(text) else ""
