@@ -23,7 +23,7 @@ def _answer() -> Answer:
 def test_answer_json_shape_and_round_trip():
     d = _answer().model_dump(mode="json")
     assert list(d) == ["answer", "abstained", "backend", "citations", "nearest", "related", "question",
-                       "standalone_question", "evidence_ids", "notes", "timings"]
+                       "standalone_question", "evidence_ids", "notes", "timings", "outside"]
     assert d["answer"] == "Claim [1]." and d["timings"] == {"total_s": 0.1235}
     assert set(d["citations"][0]) == {"paper_id", "title", "authors", "url", "source", "position", "quote", "score",
                                       "marker", "venue", "year"}

@@ -28,10 +28,18 @@ def _has(name: str) -> bool:
     ("Vakili's work on kernel methods", None, None, "Vakili", "work on kernel methods"),
     ("Which papers by Zhou (ICML 2025) study MoE?", "icml", 2025, "Zhou", "Which papers study MoE?"),
     ("2025年关于量化的论文", None, 2025, None, "关于量化的论文"),
-    ("ICML 2025上关于量化的论文", "icml", 2025, None, "上关于量化的论文"),
+    ("ICML 2025上关于量化的论文", "icml", 2025, None, "关于量化的论文"),
+    # A venue in Chinese: "发表在 X 上", "X 上的", "在 X 发表的" (before, "CVPR" stayed the topic: "none covers “CVPR”").
+    ("哪些发表在ICML上的论文研究量化？", "icml", None, None, "哪些论文研究量化？"),
+    ("ICML上关于量化的论文有哪些？", "icml", None, None, "关于量化的论文有哪些？"),
+    ("在NeurIPS发表的量化论文有哪些", "neurips", None, None, "量化论文有哪些"),
     # The papers' year after "are" / "the ones" (before, "from 2025" stayed a topic word: "none covers “2025”").
     ("Which papers on graph learning are from 2025?", None, 2025, None, "Which papers on graph learning are?"),
     ("Only the ones from 2023.", None, 2023, None, "Only the ones."),
+    # Other words for "published": they stayed topic words the abstracts lack.
+    ("Which NeRF papers appeared in 2019?", None, 2019, None, "Which NeRF papers?"),
+    ("Which papers on MoE were presented at ICML?", "icml", None, None, "Which papers on MoE were?"),
+    ("Papers on MoE that came out in 2025", None, 2025, None, "Papers on MoE that"),
 ])
 def test_venue_year_and_author_are_read_as_filters(question, venue, year, author, rest):
     s = read_scope(question, ["icml", "neurips"], _has)
@@ -43,6 +51,8 @@ def test_venue_year_and_author_are_read_as_filters(question, venue, year, author
     ("Event camera papers from 2020 or later?", (2020, 9999), "Event camera papers?"),  # was the year 2020 alone
     ("Any papers on event cameras published after 2019?", (2020, 9999), "Any papers on event cameras?"),
     ("Papers on NeRF before 2021", (0, 2020), "Papers on NeRF"),
+    ("Which papers on visual-inertial odometry came out before 2019?", (0, 2018),
+     "Which papers on visual-inertial odometry?"),
     ("Which papers between 2018 and 2020 study SLAM?", (2018, 2020), "Which papers study SLAM?"),
     ("How has accuracy improved since 2020?", None, "How has accuracy improved since 2020?"),  # no papers scoped
 ])
@@ -216,3 +226,25 @@ def test_papers_with_a_word_in_the_title_are_those_whose_titles_hold_it(seeded):
 def _seed_titles() -> list[str]:
     rows = [json.loads(line) for line in (SEEDS / "icml2025_seed_metadata.jsonl").read_text().splitlines() if line]
     return [r["title"] for r in rows]
+
+
+def test_a_topic_the_filters_leave_no_paper_for_names_the_papers_outside_them(detectors):
+    """Before, "none covers “real-time object detection”" and the nearest COLT papers, untrue of a library
+    holding 20 papers on it from other venues."""
+    from paperscope.ui.render import abstention
+
+    detecting = {h.paper_id for h in detectors.search("real-time object detection", k=20)}
+    venue = next(h.venue for h in detectors.search("regret bounds for online learning", k=5))
+    assert not any(h.venue == venue for h in detectors.search("real-time object detection", k=20))
+    for ans in (detectors.ask(f"Which papers on real-time object detection were published at {venue}?"),
+                detectors.find_all(f"Which papers on real-time object detection were published at {venue}?")):
+        assert ans.abstained and ans.outside
+        assert ans.text.startswith(f"No paper from {venue} addresses this question. Without that filter, ")
+        assert ans.nearest and {p.paper_id for p in ans.nearest} <= detecting
+        assert "Outside the filter, these address it" in abstention(ans)  # the UI's heading: not "weaker matches"
+    zh = detectors.ask(f"{venue}上关于实时目标检测的论文有哪些？")
+    assert zh.abstained and zh.outside and zh.text.startswith(f"没有{venue}的论文涉及这个问题")
+    # A topic no paper of the library covers: the usual abstention, its nearest papers weaker matches.
+    none = detectors.ask(f"Which papers on protein folding were published at {venue}?")
+    assert none.abstained and not none.outside and "weaker matches" in none.text
+    assert "Nearest papers (weaker matches)" in abstention(none)

@@ -127,17 +127,8 @@ class Assistant:
         }
 
     def empty_reason(self) -> str:
-        """What to do about an empty library: ingest, or re-ingest after a settings change
-        (a new embedder or truncation gets a fresh collection; the old vectors are not reused)."""
-        where = (f"the Chroma server at {self.settings.store.chroma_host}:{self.settings.store.chroma_port}"
-                 if self.settings.store.chroma_host else str(self.settings.store.data_dir))
-        others = self.store.siblings()
-        if others:
-            name, chunks = max(others.items(), key=lambda kv: kv[1])
-            return (f"{where} holds {chunks:,} chunks embedded with other settings (collection {name}; this "
-                    f"configuration uses {self.store.name}). Run `paperscope ingest` on your paper lists again "
-                    "to embed them for the current settings, or go back to the settings that built it")
-        return f"nothing is ingested in {where} yet; run `paperscope ingest seeds/` (or your own paper lists) first"
+        """What to do about an empty library (`ChromaStore.empty_reason`)."""
+        return self.store.empty_reason()
 
     # -- search ---------------------------------------------------------------------------
     def search(self, query: str, k: int = 10, filters: FilterArg = None) -> list[Hit]:
@@ -289,9 +280,12 @@ class Assistant:
         cited = quoting_figures(decision.cited, wants.most) if wants.most else decision.cited  # "the largest speedup"
         if scored.question.kind == "factoid" and not rule_quoted(scored.question.text):  # "X 是什么" keeps X's intro
             self.crosslingual.quote(question, snapshot, cited)
-        return Plan(base.question, base.question, scored.evidence, cited, decision.related, decision.uncovered,
+        plan = Plan(base.question, base.question, scored.evidence, cited, decision.related, decision.uncovered,
                     decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes,
                     remarks=remarks)
+        if decision.abstain and filters is not None:  # none within the filters: say whether others address it
+            plan.outside, plan.outside_n, plan.detail = self.gather.outside(topic, snapshot, filters, limit)
+        return plan
 
     def stream(self, question: str, history: History | None = None, filters: FilterArg = None,
                max_citations: int | None = None, *, live: bool = True) -> Iterator[Event]:
@@ -374,6 +368,8 @@ class Assistant:
             plan.uncovered, plan.partial = decision.uncovered, decision.partial
             if decision.abstain:
                 plan.abstain = AbstainReason.NO_SUPPORTING_PAPER
+                if filters is not None:
+                    plan.outside, plan.outside_n, plan.detail = self.gather.outside(plan.standalone, snapshot, filters, 10)
         timings["retrieve_s"] = time.perf_counter() - t0
         if plan.abstain is not None:
             timings["total_s"] = time.perf_counter() - t0

@@ -35,6 +35,7 @@ from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
 from paperscope.text.asks import asks_record
 from paperscope.text.scope import asks_about_library, asks_for_everything, title_words
+from paperscope.text.zh import chinese
 
 FilterArg = Filters | Mapping[str, Any] | None
 # A paper listed by metadata alone quotes its first sentence that says what the paper does.
@@ -327,6 +328,18 @@ class Gatherer:
         related = [ev for ev in rest if ev.support < cite][:MAX_RELATED]
         self.relevance.quote(scored, cited + related, snapshot)
         return Like(scored, cited, related, earlier, others=True)
+
+    def outside(self, question: str, snapshot: Bm25Snapshot, filters: Filters, show: int) -> tuple[list[Evidence], int, str]:
+        """For a question whose filters leave no paper that addresses it: the papers that address it
+        without them (`find_all`'s decision; the best `show`), how many, and the filters in words.
+        Over 20,000 papers, "Which papers on NeRF were published at CVPR?" said "none covers “NeRF”"
+        and named two CVPR papers on adversarial attacks as the nearest, while 32 NeRF papers came
+        from other venues."""
+        decision = self.relevance.decide(self.scored_all(question, snapshot), snapshot, None, every=True)
+        cited = [] if decision.abstain else decision.cited
+        one = min(self.catalog.allowed(filters.venue, None, None, None), default=None) if filters.venue else None
+        venue = [p.venue for p in self.catalog.papers([one]).values()] if one else []  # as the papers write it
+        return cited[:show], len(cited), filters.described(venue, chinese(question))
 
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
         """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was

@@ -46,6 +46,20 @@ class Filters:
     def empty(self) -> bool:
         return not (self.venue or self.year is not None or self.author or self.years is not None)
 
+    def described(self, venues: Sequence[str] = (), chinese: bool = False) -> str:
+        """The filters in words ("from CVPR 2019", "by Zhou, from 2015-2018"); `venues`: the
+        library's venue names, for the venue as the library writes it."""
+        venue = next((v for v in venues if normalize_venue(v) == normalize_venue(self.venue)), self.venue or "")
+        lo, hi = self.years or (None, None)
+        span = (str(self.year) if self.year is not None else f"{lo}–{hi}" if lo and hi and hi < 9999
+                else (f"{lo} or later" if not chinese else f"{lo} 年及以后") if lo
+                else (f"{hi} or earlier" if not chinese else f"{hi} 年及以前") if hi is not None else "")
+        if chinese:
+            return "、".join(x for x in (self.author or "", " ".join(x for x in (venue, span) if x)) if x)
+        parts = ([f"by {self.author}"] if self.author else []) + ([f"from {' '.join(x for x in (venue, span) if x)}"]
+                                                                   if venue or span else [])
+        return ", ".join(parts)
+
 
 def rrf(rankings: list[tuple[list[str], float]], k: int) -> dict[str, float]:
     """Weighted reciprocal-rank fusion of several best-first id lists."""

@@ -36,11 +36,16 @@ class Plan:
     detail: str = ""  # what the reason refers to (the filters asked for, what to ingest)
     notes: list[str] = field(default_factory=list)
     remarks: list[str] = field(default_factory=list)  # said after the answer: its order, that more papers exist
+    # Abstaining within filters: the papers that address the question without them, and how many
+    # (`Gatherer.outside`); `detail` says the filters.
+    outside: list[Evidence] = field(default_factory=list)
+    outside_n: int = 0
 
     @property
     def nearest(self) -> list[Evidence]:
-        """Shown when abstaining: the closest papers, as weaker matches."""
-        return self.related or self.evidence[:3]
+        """Shown when abstaining: the papers outside the filters that address the question, else
+        the closest papers, as weaker matches."""
+        return self.outside or self.related or self.evidence[:3]
 
 
 RELATED_HEAD = "Related, but weaker matches"
@@ -53,6 +58,8 @@ _TEXT = {
            "partial": "No paper in the corpus addresses this question: its parts appear in different papers, "
                       "but no paper covers them together.",
            "none": "No paper in the corpus addresses this question.",
+           "outside": "No paper {scope} addresses this question. Without that filter, {n} in the library {verb}; "
+                      "the best:\n",
            "none_of_those": "None of the papers of the previous answer addresses this.",
            "no_other": "No other paper in the library addresses this: the previous answer showed every one.",
            "nearest": "\nThe nearest papers are weaker matches:\n", "related": f"{RELATED_HEAD} (not cited):\n",
@@ -81,6 +88,7 @@ _TEXT = {
            "filters": "没有论文符合筛选条件：{detail}。", "uncovered": "语料库中没有论文回答这个问题：没有论文涉及{parts}。",
            "partial": "语料库中没有论文回答这个问题：问题的各部分出现在不同的论文中，但没有一篇同时涉及。",
            "none": "语料库中没有论文回答这个问题。", "nearest": "\n最接近的论文（较弱的匹配）：\n",
+           "outside": "没有{scope}的论文涉及这个问题。不加这个筛选条件，库中有 {n} 篇论文与此相关；最相关的：\n",
            "none_of_those": "上一个回答中的论文都不涉及这个问题。",
            "no_other": "库中没有其他论文与此相关：上一个回答已列出全部。",
            "related": "相关但较弱的匹配（未引用）：\n", "or": "或",
@@ -190,6 +198,9 @@ def newest_text(every: list[Evidence], newest_year_only: bool, chinese: bool = F
 def abstention_text(plan: Plan) -> str:
     """Why the plan abstains, in the question's language (Chinese for a Chinese question)."""
     t = _TEXT["zh" if chinese(plan.question) else "en"]
+    if plan.outside:
+        n = plan.outside_n if chinese(plan.question) else "one paper" if plan.outside_n == 1 else f"{plan.outside_n} papers"
+        return t["outside"].format(scope=plan.detail, n=n, verb="does" if plan.outside_n == 1 else "do") + _names(plan.outside)
     if plan.abstain is AbstainReason.NO_SEARCHABLE_WORDS:
         text = t["no_words"]
     elif plan.abstain is AbstainReason.EMPTY_LIBRARY:
@@ -224,7 +235,7 @@ def nearest_paper(ev: Evidence) -> NearestPaper:
 def abstention(plan: Plan, timings: dict[str, float]) -> Answer:
     """The answer of a plan that abstains: why, and the nearest papers as weaker matches."""
     return Answer(text=abstention_text(plan), citations=[], abstained=True, backend="abstain", question=plan.question,
-                  standalone_question=plan.standalone, notes=plan.notes, timings=timings,
+                  standalone_question=plan.standalone, notes=plan.notes, timings=timings, outside=bool(plan.outside),
                   evidence_ids=[ev.paper.paper_id for ev in plan.evidence],
                   nearest=[nearest_paper(ev) for ev in plan.nearest])
 

@@ -243,6 +243,19 @@ class ChromaStore:
                     out[name] = count
         return out
 
+    def empty_reason(self) -> str:
+        """What to do about an empty library: ingest, or re-ingest after a settings change
+        (a new embedder or truncation gets a fresh collection; the old vectors are not reused)."""
+        where = (f"the Chroma server at {self.settings.store.chroma_host}:{self.settings.store.chroma_port}"
+                 if self.settings.store.chroma_host else str(self.settings.store.data_dir))
+        others = self.siblings()
+        if others:
+            name, chunks = max(others.items(), key=lambda kv: kv[1])
+            return (f"{where} holds {chunks:,} chunks embedded with other settings (collection {name}; this "
+                    f"configuration uses {self.name}). Run `paperscope ingest` on your paper lists again "
+                    "to embed them for the current settings, or go back to the settings that built it")
+        return f"nothing is ingested in {where} yet; run `paperscope ingest seeds/` (or your own paper lists) first"
+
 
 def _low_disk(path: Path, minimum: int = 64 << 20) -> bool:
     try:

@@ -38,12 +38,16 @@ _BY = re.compile(rf"\b(?:(?:authored|written|published|co-authored)\s+)?by\s+({_
 _POSSESSIVE = re.compile(rf"\b({_NAMES})(?:'s|’s)\s+(?=(?:papers?|work|works|research|publications?|articles?)\b)")
 _ZH_POSSESSIVE = re.compile(rf"({_NAMES})\s*(?=的(?:论文|工作|研究|文章))")
 _GENRE = r"(?:papers?|works?|publications?|articles?|research|studies)"
+# The words that say a paper came out: "published", "came out", "appeared", "presented" ("Which papers
+# on VIO came out before 2019?" kept "came out" as topic words and cited one paper of 11). Not
+# "released": "the dataset released in 2019" is content.
+_RELEASED = r"(?:published|presented|appeared|came\s+out|come\s+out)"
 # "published in 2019", "papers from/in/of 2019"; not any "in 2024" or "from 2019" ("How many
 # domains did it process in the first 8 months of 2024?" asks about a 2025 paper's content).
-_YEAR_AFTER = re.compile(rf"(?:\b{_GENRE}\s+)?(?P<cut>(?:(?<=\s)(?:in|of)|\bfrom|\bpublished\s+in)\s+(?:the\s+)?"
+_YEAR_AFTER = re.compile(rf"(?:\b{_GENRE}\s+)?(?P<cut>(?:(?<=\s)(?:in|of)|\bfrom|\b{_RELEASED}\s+in)\s+(?:the\s+)?"
                          rf"(?:year\s+)?(?P<year>{_YEAR})\b(?!-))", re.I)
 # "Which papers on graphs are from 2025?", "Only the ones from 2025", "those in 2023": the papers' year.
-_PAPERS_ARE = re.compile(r"\b(?:are|were|ones|those|these|them)\s+(?:published\s+|written\s+)?$", re.I)
+_PAPERS_ARE = re.compile(rf"\b(?:are|were|ones|those|these|them)\s+(?:{_RELEASED}\s+|written\s+)?$", re.I)
 _CLAUSE_END = re.compile(r"\s*(?:$|[?.!,;]|(?:please|only|and|or)\b)", re.I)
 _YEAR_BEFORE = re.compile(rf"(?<![\w-])({_YEAR})\s+(?={_GENRE}\b)", re.I)
 _YEAR_ZH = re.compile(rf"({_YEAR})\s*年")
@@ -51,6 +55,10 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _IN_LIBRARY = re.compile(r"\s*\b(?:in|of|from)\s+(?:the|this|my|our)\s+(?:library|corpus|collection)\b"
                          r"(?!\s+(?:of|for|with)\b)", re.I)  # not "in the corpus of professional simplifications"
 _PAPERS = re.compile(r"\s+(?:papers?|work|works|publications?|articles?)\b", re.I)
+# "发表在CVPR上的论文", "CVPR上的工作", "在 ICML 发表的": a venue in a Chinese question for papers.
+_ZH_AT = re.compile(r"(?:发表|收录)?[在于]\s*$")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_ZH_AFTER = re.compile(r"\s*(?:[上中](?:发表|收录)?的?|(?:发表|收录)的?|的(?=论文|文章|工作|研究))")
 # What may follow a one-word author name: a preposition, a conjunction, punctuation or the end.
 _ENDS_NAME = re.compile(r"\s*(?:$|[?.!,;:()]|(?:on|about|in|at|from|and|or|with|that|which|who|regarding|since|during)\b)")
 # Prepositions left dangling once the scope's words are gone ("papers at  on MoE").
@@ -106,15 +114,18 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
         if word.lower() not in known or _inside(m.start(), spans):
             continue
         y = re.match(rf"\s*['’]?({_YEAR})(?!\d)", question[m.end():])  # "ICML 2025上" too: no \b before CJK
-        prep = re.search(r"\b(?:at|in|from|published at|published in)\s+(?:the\s+)?$", question[:m.start()], re.I)
-        if not (y or prep or _PAPERS.match(question[m.end():])):
+        prep = re.search(rf"\b(?:at|in|from|{_RELEASED}\s+(?:at|in))\s+(?:the\s+)?$", question[:m.start()], re.I)
+        at, zh_after = _ZH_AT.search(question[:m.start()]), _ZH_AFTER.match(question[m.end():])
+        if not (y or prep or at or zh_after or _PAPERS.match(question[m.end():])):
             continue
         venue = word.lower()
-        start, end = (prep.start() if prep else m.start()), m.end()
+        start, end = (at.start() if at else prep.start() if prep else m.start()), m.end()
         if y:
             year, end = int(y.group(1)), end + y.end()
-        spans.append((start, end))
         said.append(question[m.start():end].strip())
+        place = _ZH_AFTER.match(question[end:]) if at or zh_after or _CJK.match(question[end:end + 1]) else None
+        end += place.end() if place else 0  # "CVPR上发表的": the place words go with the venue
+        spans.append((start, end))
         break
 
     years = None
@@ -124,7 +135,7 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
         for pattern in (_YEAR_AFTER, _YEAR_BEFORE, _YEAR_ZH):
             for m in pattern.finditer(question):
                 after = pattern is _YEAR_AFTER
-                if after and m.start() == m.start("cut") and m.group("cut").split()[0].lower() != "published" and not (
+                if after and m.start() == m.start("cut") and not re.match(_RELEASED, m.group("cut"), re.I) and not (
                         _PAPERS_ARE.search(question[:m.start()]) and _CLAUSE_END.match(question[m.end():])):
                     continue  # "in 2024", "data from 2019" without "papers" (or "are", "the ones") before: content
                 which: str | int = "year" if after else 1
@@ -178,7 +189,7 @@ _RELATIVE = re.compile(r"\b(?:(?:in|from|over|during|within|of)\s+)?the\s+(?:las
 # in a question for papers (论文 / 文章 / 工作 / 研究 anywhere in it).
 _RELATIVE_ZH = re.compile(r"(?:近|最近|过去|这)(?P<zn>[一二两三四五六七八九十]|\d{1,2})年(?:来|内|间|里)?|(?P<zw>去|今)年")
 _ZH_PAPERS = re.compile(r"论文|文章|工作|研究")
-_PUBLISHED = re.compile(r"\bpublished\s*$", re.I)  # right before the range
+_PUBLISHED = re.compile(rf"\b{_RELEASED}\s*$", re.I)  # right before the range
 _PAPERS_BEFORE = re.compile(rf"\b{_GENRE}\b", re.I)
 
 
