@@ -307,3 +307,74 @@ def test_a_question_after_the_paper_it_is_about_quotes_the_answer(seeded, questi
 def test_a_leading_clause_with_a_relative_where_keeps_its_list_reading(seeded):
     q = "For my thesis on deep random feature models, where only the last layer is trained, which papers are relevant?"
     assert seeded.relevance.analyze(q, seeded.catalog.snapshot()).kind == "list"
+
+
+@pytest.mark.parametrize("question, topic, kind", [
+    ("Which venues publish most on crowd counting?", "crowd counting", "venue"),
+    ("Where are papers on NeRF published?", "NeRF", "venue"),
+    ("At which conferences do papers on event cameras appear?", "event cameras", "venue"),
+    ("What conferences are the papers on SLAM from?", "SLAM", "venue"),
+    ("How has research on NeRF evolved over the years?", "NeRF", "year"),
+    ("How many papers on event cameras per year?", "event cameras", "year"),
+    ("In which years were papers on crowd counting published?", "crowd counting", "year"),
+    ("What is the trend of research on federated learning?", "federated learning", "year"),
+    ("Event camera papers by year", "Event camera", "year"),
+])
+def test_questions_for_the_papers_on_a_topic_by_venue_or_year(question, topic, kind):
+    from paperscope.text.asks import asks_record
+    from paperscope.text.tallies import tallied
+
+    assert tallied(question) == (f"Which papers are about {topic}?", kind)
+    assert not asks_record(question)  # "Where are papers on NeRF published?" was read as the record of "NeRF"
+
+
+@pytest.mark.parametrize("question", [
+    "Which venue published Oracle-MoE?", "Where was LocMoE published?",  # one paper's record
+    "How has accuracy improved over the years?", "Which papers study time series over the years?",  # content
+    "Which papers on forecasting study trends?", "Which papers address MoE latency?",
+])
+def test_questions_that_are_no_tally(question):
+    from paperscope.text.tallies import tallied
+
+    assert tallied(question) is None
+
+
+@pytest.mark.parametrize("question", ["Who has written the most papers on spiking neural networks?",
+                                      "Who are the authors of the papers on spiking neural networks?",
+                                      "Who wrote the most papers on spiking neural networks?"])
+def test_who_wrote_the_papers_on_a_topic_is_who_works_on_it(spiking, question):
+    """Before, "Who are the authors of the papers on X?" read as one paper's record (one citation), and "Who
+    has written the most papers on X?" listed papers without saying who."""
+    from paperscope.text.asks import asks_record, asks_who
+
+    a, snn = spiking
+    assert asks_who(question) == "Which papers are about spiking neural networks?" and not asks_record(question)
+    ans = a.ask(question)
+    assert ans.text.startswith(("Authors with the most of the", "No author wrote more than one"))  # said first
+    assert len(ans.citations) > 3 and {c.paper_id for c in ans.citations} <= set(snn)
+
+
+def _tally(line: str) -> tuple[int, list[tuple[str, int]]]:
+    n = int(re.search(r"of the (\d+) papers", line).group(1))
+    return n, [(k.strip(), int(v)) for k, v in re.findall(r"([^,:;]+?) \((\d+)\)", line.split(": ", 1)[1])]
+
+
+def test_the_papers_on_a_topic_counted_by_venue_and_by_year(spiking):
+    a, snn = spiking
+    every = {c.paper_id: c for c in a.find_all("Which papers are about spiking neural networks?").citations}
+    venues = a.ask("Which venues publish most on spiking neural networks?")
+    assert venues.text.startswith("By venue, of the ")
+    n, counts = _tally(venues.text.splitlines()[0])
+    assert n > 5 and sum(k for _, k in counts) == n and [k for _, k in counts] == sorted((k for _, k in counts), reverse=True)
+    for venue, k in counts:  # each venue's count is of papers on the topic at that venue
+        assert sum(c.venue == venue for c in every.values()) >= k
+    years = a.ask("How has research on spiking neural networks evolved over the years?")
+    line = years.text.splitlines()[0]
+    assert line.startswith("By year, of the ") and "; most in " in line
+    n, counts = _tally(line.split("; most in ")[0])
+    assert [int(y) for y, _ in counts] == sorted(int(y) for y, _ in counts) and sum(k for _, k in counts) == n
+    assert {int(y) for y, _ in counts} <= {c.year for c in every.values()}
+    per_year = a.ask("How many papers on spiking neural networks per year?")  # a count: every paper, by year
+    assert per_year.text.startswith(f"{len(every)} papers in the library address this, best match first. By year: ")
+    zh = a.ask("脉冲神经网络的论文发表在哪些会议上？")
+    assert zh.text.startswith("按会议统计，库中与此相关的") and {c.paper_id for c in zh.citations} <= set(snn)

@@ -49,6 +49,7 @@ from paperscope.text.analyzer import terms
 from paperscope.text.asks import asks, counts_papers
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
 from paperscope.text.superlatives import most_of
+from paperscope.text.tallies import tallied
 from paperscope.text.zh import chinese, to_english_query
 
 if TYPE_CHECKING:
@@ -270,10 +271,10 @@ class Assistant:
         scored = self.gather.scored_all(topic, snapshot, filters) if wants.deep else self.scored(topic, snapshot, filters)
         scored, dropped = self.relevance.without(scored, cut.english, snapshot) if cut else (scored, 0)
         decision = self.relevance.decide(scored, snapshot, None if wants.every else limit, every=wants.every)
-        remarks = [remark.more_text(chinese(question))] if decision.more else []
+        remarks, lead = [remark.more_text(chinese(question))] if decision.more else [], list[str]()
         if wants.every:
-            decision, remarks = shaped(decision, self.relevance.thresholds()[0], limit, wants.order, wants.who,
-                                       chinese(question), wants.most)
+            decision, lead, remarks = shaped(decision, self.relevance.thresholds()[0], limit, wants.order, wants.who,
+                                       chinese(question), wants.most, wants.tally)
         if cut and not decision.abstain:  # say how the exclusion was read
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
         self.relevance.quote(scored, decision.cited + decision.related, snapshot)
@@ -282,7 +283,7 @@ class Assistant:
             self.crosslingual.quote(question, snapshot, cited)
         plan = Plan(base.question, base.question, scored.evidence, cited, decision.related, decision.uncovered,
                     decision.partial, abstain=AbstainReason.NO_SUPPORTING_PAPER if decision.abstain else None, notes=notes,
-                    remarks=remarks)
+                    remarks=remarks, lead=lead)
         if decision.abstain and filters is not None:  # none within the filters: say whether others address it
             plan.outside, plan.outside_n, plan.detail = self.gather.outside(topic, snapshot, filters, limit)
         return plan
@@ -326,7 +327,7 @@ class Assistant:
                 backend = f"extractive (fallback from {backend})"
         timings["answer_s"] = time.perf_counter() - t1
         timings["total_s"] = time.perf_counter() - t0
-        text = checked.text
+        text = "\n\n".join([*plan.lead, checked.text])  # "Who works on X?": the authors first, then the papers
         if plan.remarks:
             text += "\n\n" + " ".join(plan.remarks)
         if plan.related:
@@ -357,12 +358,13 @@ class Assistant:
         t0 = time.perf_counter()
         plan, snapshot, filters = self._prepare(question, filters)
         timings: dict[str, float] = {}
+        tally = tallied(plan.standalone)
         scored: Scored | None = None if plan.abstain is not None else self.gather.by_scope(
             plan.standalone, snapshot, filters)  # papers by venue, year or author, or all of them
         if scored is not None:
             plan.evidence = plan.cited = scored.evidence
-        elif plan.abstain is None:
-            scored = self.gather.scored_all(plan.standalone, snapshot, filters)
+        elif plan.abstain is None:  # "How many papers on X per year?": X, its papers counted by year
+            scored = self.gather.scored_all((tally or (plan.standalone,))[0], snapshot, filters)
             decision = self.relevance.decide(scored, snapshot, None, every=True)
             plan.evidence, plan.cited, plan.related = scored.evidence, decision.cited, decision.related
             plan.uncovered, plan.partial = decision.uncovered, decision.partial
@@ -376,7 +378,8 @@ class Assistant:
             yield abstention(plan, timings)
             return
         assert scored is not None
-        heading = list_heading(plan.cited, chinese=chinese(plan.question), named=scored.named)
+        heading = list_heading(plan.cited, chinese=chinese(plan.question), named=scored.named,
+                               by_year=tally is not None and tally[1] == "year")
         if show is not None and len(plan.cited) > show:
             heading, plan.cited = heading + remark.shown_text(show, chinese(plan.question)), plan.cited[:show]
         yield TextPiece(heading)

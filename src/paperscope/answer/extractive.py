@@ -57,21 +57,25 @@ def paper_line(ev: Evidence, every_author: bool = False) -> str:
     return f"- {ev.paper.display_title}{where(ev, every_author)}: \u201c{ev.best_sentence}\u201d [{ev.marker}]"
 
 
-def list_heading(cited: list[Evidence], groups: int = 6, chinese: bool = False, named: str | None = None) -> str:
-    """"N papers in the library address this", with an overview by venue and year; `named`: the
-    library's own name for the topic, which the list was also gathered by (said, so a reader
-    sees why papers that do not use the question's words are listed)."""
+def list_heading(cited: list[Evidence], groups: int = 6, chinese: bool = False, named: str | None = None,
+                 by_year: bool = False) -> str:
+    """"N papers in the library address this", with an overview by venue and year (`by_year`: by
+    year alone, in order, for "How many papers on X per year?"); `named`: the library's own name for
+    the topic, which the list was also gathered by (said, so a reader sees why papers that do not
+    use the question's words are listed)."""
     counts: dict[str, int] = {}
     for ev in cited:
-        key = " ".join(x for x in (ev.paper.venue, str(ev.paper.year or "")) if x) or "no venue given"
+        key = (str(ev.paper.year or "?") if by_year else
+               " ".join(x for x in (ev.paper.venue, str(ev.paper.year or "")) if x) or "no venue given")
         counts[key] = counts.get(key, 0) + 1
-    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    top = sorted(counts.items()) if by_year else sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    groups = len(top) if by_year else groups
     shown = ", ".join(f"{name} ({n})" for name, n in top[:groups])
     if chinese:
         more = f"，另有 {len(top) - groups} 个会议" if len(top) > groups else ""
         also = f"（也按最相近论文标题中的名称“{named}”查找）" if named else ""
-        return f"库中有 {len(cited)} 篇论文与此相关{also}，按匹配程度排序。按会议：{shown}{more}。"
+        return f"库中有 {len(cited)} 篇论文与此相关{also}，按匹配程度排序。{'按年份' if by_year else '按会议'}：{shown}{more}。"
     more = f", {len(top) - groups} more venues" if len(top) > groups else ""
     noun = "paper in the library addresses" if len(cited) == 1 else "papers in the library address"
     also = f" (also searched as \u201c{named}\u201d, the name the nearest papers' titles give it)" if named else ""
-    return f"{len(cited)} {noun} this{also}, best match first. By venue: {shown}{more}."
+    return f"{len(cited)} {noun} this{also}, best match first. {'By year' if by_year else 'By venue'}: {shown}{more}."

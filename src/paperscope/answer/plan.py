@@ -6,6 +6,7 @@ abstention text is rendered from the reason (`abstention_text`), never parsed ba
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -36,6 +37,7 @@ class Plan:
     detail: str = ""  # what the reason refers to (the filters asked for, what to ingest)
     notes: list[str] = field(default_factory=list)
     remarks: list[str] = field(default_factory=list)  # said after the answer: its order, that more papers exist
+    lead: list[str] = field(default_factory=list)  # said before it: what the question asked of the papers (who, by venue)
     # Abstaining within filters: the papers that address the question without them, and how many
     # (`Gatherer.outside`); `detail` says the filters.
     outside: list[Evidence] = field(default_factory=list)
@@ -174,6 +176,38 @@ def reported_text(k: int, n: int, measure: str, chinese: bool = False) -> str:
     return t[key].format(k=k, n=n, measure=measure, verb="reports" if one else "report", its="its" if one else "their",
                          those="that one" if one else "those", are="is" if one else "are",
                          listed="the one on the topic is shown" if one else "the papers on the topic are shown, best match first")
+
+
+_TALLIED = 12  # venues named in a tally; the rest counted
+
+
+def tally_text(papers: list[Evidence], kind: str, chinese: bool = False) -> str:
+    """The papers that address a question counted by venue (most first) or by year (in order), for
+    "Which venues publish most on X?" / "How has research on X evolved over the years?" (`text.tallies`)."""
+    n = len(papers)
+    if kind == "venue":
+        counts = Counter(ev.paper.venue or ("未注明" if chinese else "no venue given") for ev in papers).most_common()
+        more = len(counts) - _TALLIED
+        parts = [f"{v}（{k}）" if chinese else f"{v} ({k})" for v, k in counts[:_TALLIED]]
+        if chinese:
+            tail = f"，另有 {more} 个会议" if more > 0 else ""
+            return f"按会议统计，库中与此相关的 {n} 篇论文：" + "、".join(parts) + tail + "。"
+        tail = f", and {more} more venues" if more > 0 else ""
+        return f"By venue, of the {_papers(n)} in the library that address this: " + ", ".join(parts) + tail + "."
+    years = sorted(Counter(ev.paper.year for ev in papers if ev.paper.year).items())
+    undated = n - sum(k for _, k in years)
+    if not years:
+        return "库中与此相关的论文都没有年份。" if chinese else "The catalogue gives no year for the papers that address this."
+    peak = max(years, key=lambda yk: (yk[1], yk[0]))  # the most; the later year on a tie
+    if chinese:
+        return (f"按年份统计，库中与此相关的 {n} 篇论文：" + "、".join(f"{y}（{k}）" for y, k in years)
+                + (f"，{undated} 篇无年份" if undated else "") + f"；{peak[0]} 年最多（{peak[1]} 篇）。")
+    return (f"By year, of the {_papers(n)} in the library that address this: " + ", ".join(f"{y} ({k})" for y, k in years)
+            + (f", {undated} undated" if undated else "") + f"; most in {peak[0]} ({peak[1]}).")
+
+
+def _papers(n: int) -> str:
+    return "one paper" if n == 1 else f"{n} papers"
 
 
 def shown_text(k: int, chinese: bool = False) -> str:

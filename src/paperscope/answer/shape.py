@@ -1,6 +1,7 @@
 """An answer's papers as the question asks to see them, once relevance has decided which papers
 address it: newest first ("the latest papers on X"), a number of them ("three papers on X"), or
-with the authors who wrote most of them ("Who works on X?"); and what is said after the answer
+with the authors who wrote most of them ("Who works on X?"), counted by venue or year ("Which
+venues publish most on X?"); and what is said after the answer
 about that (`Plan.remarks`).
 
 The papers come from the same decision as any answer: those that reach the cite threshold
@@ -14,20 +15,22 @@ from collections import Counter
 from dataclasses import replace
 
 from paperscope.answer.figures import by_figure
-from paperscope.answer.plan import authors_text, figures_text, more_text, newest_text, reported_text
+from paperscope.answer.plan import authors_text, figures_text, more_text, newest_text, reported_text, tally_text
 from paperscope.records import Evidence
 from paperscope.relevance.decision import Decision, newest_first
 from paperscope.text.superlatives import YEAR, Most
 
 
 def shaped(decision: Decision, cite: float, limit: int, order: str | None = None, who: bool = False,
-           chinese: bool = False, most: Most | None = None) -> tuple[Decision, list[str]]:
+           chinese: bool = False, most: Most | None = None, tally: str | None = None) -> tuple[Decision, list[str], list[str]]:
     """`decision` (every paper that addresses the question, `find_all`'s list) as the question asks
-    to see it, and the remarks that say so. `order`: `text.asks.recency`; `who`: `text.asks.asks_who`;
-    `most`: `text.superlatives.ranked`, the papers that report the measure by their figures (`answer.figures`;
+    to see it, what is said first (the authors or the tally the question asks for) and the remarks that say
+    how it was shown. `order`: `text.asks.recency`; `who`: `text.asks.asks_who`;
+    `tally`: `text.tallies.tallied`, counted by venue or year; `most`: `text.superlatives.ranked`, the papers
+    that report the measure by their figures (`answer.figures`;
     the others when none does). Their quotes are set after ranking (`answer.figures.quoting_figures`)."""
     if decision.abstain:
-        return decision, []
+        return decision, [], []
     sure = [ev for ev in decision.cited if ev.support >= cite] or decision.cited[:1]
     if most is not None:
         picked = by_figure(sure, most)
@@ -37,16 +40,16 @@ def shaped(decision: Decision, cite: float, limit: int, order: str | None = None
             remarks += figures_text(measure, picked.larger_first, picked.ordered, min(limit, len(picked.cited)), [], chinese,
                                     by_year=most.measure == YEAR)
         shown = picked.cited or sure
-        return Decision(shown[:limit], related=decision.related, more=len(shown) > limit), remarks
+        return Decision(shown[:limit], related=decision.related, more=len(shown) > limit), [], remarks
     if order is not None:
         remarks = [newest_text(sure, order == "one", chinese)]
         cut = newest_first(sure, limit, order == "one")
     else:
         cut = Decision(sure[:limit], more=len(sure) > limit)
         remarks = [more_text(chinese)] if cut.more else []
-    if who:
-        remarks.insert(0, authors_text(top_authors(sure), len(sure), chinese))
-    return replace(cut, related=decision.related), remarks
+    lead = ([authors_text(top_authors(sure), len(sure), chinese)] if who else []) + \
+        ([tally_text(sure, tally, chinese)] if tally else [])
+    return replace(cut, related=decision.related), lead, remarks
 
 
 def top_authors(papers: list[Evidence], most: int = 5) -> list[tuple[str, int]]:

@@ -11,7 +11,10 @@ once); each is answered from the same relevance decision as any answer (`answer.
   newest first (`newest_first`); the singular ("the newest paper", "最新的一篇") asks for the newest
   year's papers only. Papers are dated by year, the one date the catalogues give.
 - A number of papers: "Give me three papers on X", "Top 3 papers on X?", "推荐三篇..." (`asked_number`).
-- Who works on a topic: "Who works on X?", "Which authors ...?", "谁在研究X？" (`asks_who`).
+- Who works on a topic: "Who works on X?", "Which authors ...?", "Who has written the most papers on
+  X?", "Who are the authors of the papers on X?", "谁在研究X？" (`asks_who`).
+- The papers on a topic by venue or by year: "Which venues publish most on X?", "How has research
+  on X evolved over the years?" (`text.tallies.tallied`).
 - An exclusion: "Which papers on large language models do not use reinforcement learning?", "X
   but not Y", "X, excluding Y", "X except Y", "不使用Y的X论文": the topic is X, and papers that use
   Y are left out (`excluded`). Not "X that do not need / require / rely on Y": that asks for a
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from paperscope.text.superlatives import Most, ranked
+from paperscope.text.tallies import tallied
 from paperscope.text.zh import has_cjk, to_english_query
 
 _GENRE = r"(?:papers?|works?|studies|study|articles?|publications?|research|approaches|methods|advances|results)"
@@ -165,6 +169,10 @@ def asked_number(question: str) -> tuple[str, int] | None:
 # are the authors of SLiM?" (one paper's authors).
 _WHO = re.compile(r"^\s*(?:who\s+(?:(?:else\s+)?(?:works|is\s+working|are\s+working|has\s+worked|have\s+worked|worked|"
                   r"publishes|published|writes|researches|studies)\b(?!\s+(?:it|this|that|them)\b)|"
+                  r"(?:wrote|has\s+written|have\s+written|has\s+published|have\s+published)\b(?=\s+(?:the\s+)?(?:most|more|many|"
+                  r"several|papers|works|articles))|"
+                  r"are\s+the\s+(?:authors|researchers)\s+(?=of\s+(?:the\s+)?(?:papers|works|articles)\s+(?:on|about|in)\b|"
+                  r"of\s+the\s+[^?]+?\s+(?:papers|works|articles)\b)|"
                   r"are\s+the\s+(?:main|leading|key|top|most\s+active|most\s+prolific|prominent)\s+(?:authors|researchers|"
                   r"people|groups|names))|which\s+(?:authors|researchers|groups|labs|people)\b)|谁在(?:研究|做)|"
                   r"哪些(?:作者|学者|研究者|团队|课题组)", re.I)
@@ -203,8 +211,9 @@ _RECORD = re.compile(r"^\s*(?:(?:and\s+)?who\s+(?:wrote|authored|co-?authored|is
 
 
 def asks_record(question: str) -> bool:
-    """Whether `question` asks who wrote a paper, where or when it was published, or its link."""
-    return bool(_RECORD.search(question))
+    """Whether `question` asks who wrote a paper, where or when it was published, or its link (not
+    who wrote or where appeared the papers on a topic: `asks_who`, `tallied`)."""
+    return bool(_RECORD.search(question)) and asks_who(question) is None and tallied(question) is None
 
 
 @dataclass(frozen=True)
@@ -217,11 +226,12 @@ class Asks:
     who: bool = False  # `asks_who`: the authors of most of them
     exclusion: Exclusion | None = None  # `excluded`: papers that use Y left out
     most: Most | None = None  # `ranked`: the topic's papers by a figure ("the largest speedup")
+    tally: str | None = None  # `tallied`: "venue" or "year", the papers counted by it
 
     @property
     def deep(self) -> bool:
-        """Every paper on the topic is read: ordered by year or counted by author."""
-        return bool(self.order or self.who or self.most)
+        """Every paper on the topic is read: ordered by year or a figure, or counted by author, venue or year."""
+        return bool(self.order or self.who or self.most or self.tally)
 
     @property
     def every(self) -> bool:
@@ -230,11 +240,14 @@ class Asks:
 
 
 def asks(question: str) -> Asks:
-    """`question` read for a number of papers, recency, "who" and an exclusion (see above)."""
+    """`question` read for a number of papers, recency, "who", a tally, a figure and an exclusion (see above)."""
     shown = asked_number(question)
     text, number = shown if shown else (question, None)
     order, who = recency(text), asks_who(text)
     text = who or text
-    pick = ranked(text) if not (order or who) else None  # "the most recent paper on X" is a recency
+    tally = tallied(text) if who is None else None
+    text = tally[0] if tally else text
+    pick = ranked(text) if not (order or who or tally) else None  # "the most recent paper on X" is a recency
     text = pick.question if pick else text
-    return Asks(text, number, order, who is not None, excluded(text), pick.most if pick else None)
+    return Asks(text, number, order, who is not None, excluded(text), pick.most if pick else None,
+                tally=tally[1] if tally else None)

@@ -1,0 +1,69 @@
+"""Questions for the papers on a topic counted by venue or by year (`tallied`):
+
+- by venue: "Which venues publish most on crowd counting?", "Where are papers on NeRF published?",
+  "At which conferences do papers on event cameras appear?", "关于神经辐射场的论文发表在哪些会议上？";
+- by year: "How has research on NeRF evolved over the years?", "How many papers on event cameras
+  per year?", "In which years were papers on X published?", "X 的研究趋势", "X 的论文每年有多少？".
+
+Before, their venue and year words were read as the topic: "Which venues publish most on crowd
+counting?" cited one paper of 15; "Where are papers on NeRF published?" read as the record of the
+paper named "NeRF". The topic is what follows "papers on" (or "publish most on"); a question with
+no such frame ("Which papers study time series over the years?") is not a tally: "over the years"
+may be its content. One paper's record ("Which venue published Oracle-MoE?") is `asks_record`'s.
+Leaves out: counting by author (`text.asks.asks_who`).
+"""
+
+from __future__ import annotations
+
+import re
+
+_PAPER = r"(?:papers?|works?|research|studies|publications?|literature|articles?)"
+_VENUES = re.compile(r"^\W*(?:(?:at|in|from)\s+)?(?:which|what)\s+(?:venues|conferences|journals|workshops)\b|"
+                     rf"^\W*where\s+(?:are|were|do|did|have|has|is)\b(?=.*\b{_PAPER}\b)(?=.*\b(?:published|appear(?:ed)?|"
+                     r"presented)\b)", re.I)
+_VENUES_ZH = re.compile(r"(?:主要)?(?:发表|收录)?(?:在|于)?哪些(?:会议|期刊|刊物)(?:上)?(?:发表|收录)?了?(?:最多)?的?|"
+                        r"(?:主要)?(?:发表|收录)(?:在|于)?哪(?:里|儿)")
+_YEARS = re.compile(r"\b(?:per|each|every|by)\s+year\b|\byear\s+(?:by|over)\s+year\b|\bover\s+(?:the\s+)?(?:years|time)\b|"
+                    rf"^\W*(?:in\s+)?(?:which|what)\s+years\b|^\W*when\s+(?:were|was|did|have|has)\b(?=.*\b{_PAPER}\b)|"
+                    rf"\btrends?\s+(?:of|in)\s+(?:the\s+)?{_PAPER}|\b(?:research|publication)\s+trends?\b", re.I)
+_YEARS_ZH = re.compile(r"每年|逐年|历年|各年|按年份?|哪些年|哪几年|(?:发展|研究)?趋势|随时间")
+_RESEARCH = re.compile(rf"\b(?:{_PAPER}|interest|topic|field)\b", re.I)
+# The topic: after "papers on", or before "papers by year", or what the venue / year words leave.
+_TOPIC = re.compile(rf"\b{_PAPER}\s+(?:trends?\s+)?(?:on|about|in|regarding|into|related\s+to|concerning|dealing\s+with|"
+                    r"for)\s+(?P<t>.+)", re.I)
+_TOPIC_BEFORE = re.compile(rf"^\W*(?:(?:show|list|give)\s+(?:me\s+)?)?(?:the\s+)?(?P<t>.+?)\s+{_PAPER}\s+"
+                           r"(?:by|per|each|every)\s+year\b", re.I)
+_TAIL = re.compile(r"\s+(?:(?:been|first|mostly|most\s+often|usually|typically)\s+)*(?:published|presented|appear(?:ed|s)?|"
+                   r"changed|evolved|grown|developed|increased|decreased|declined|shifted|come\s+out|came\s+out|from|"
+                   r"(?:per|each|every|by)\s+year|over\s+(?:the\s+)?(?:years|time)|year\s+by\s+year|the\s+most|most)\b.*$", re.I)
+_LEAD = re.compile(r"^\W*(?:(?:at|in|from)\s+)?(?:which|what)\s+(?:venues|conferences|journals|workshops|years)\s+"
+                   r"(?:(?:publish(?:es|ed)?|have|has|had|do|did|are|were|is|feature|features|host|hosts|accept|accepted|"
+                   r"contain|contains|hold|holds)\s+)?(?:(?:the\s+)?(?:most|more|many|several|a\s+lot\s+of)\s+)?"
+                   rf"(?:{_PAPER}\s+)?(?:on|about|in|regarding|for|of)?\s*", re.I)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def tallied(question: str) -> tuple[str, str] | None:
+    """(the question to score, "venue" or "year") when `question` asks for the papers on a topic
+    counted by venue or by year, else None."""
+    if _CJK.search(question):
+        zh = _VENUES_ZH.search(question) or _YEARS_ZH.search(question)
+        if zh is None:
+            return None
+        rest = (question[:zh.start()] + question[zh.end():]).strip()
+        return (rest, "venue" if zh.re is _VENUES_ZH else "year") if _CJK.search(rest) else None
+    venue = _VENUES.search(question)
+    year = _YEARS.search(question) if venue is None else None
+    if venue is None and (year is None or not _RESEARCH.search(question)):
+        return None
+    m = _TOPIC.search(question) or _TOPIC_BEFORE.search(question)
+    if m is not None:
+        topic = m.group("t")
+    else:
+        topic = _LEAD.sub("", question, count=1)
+        if topic == question:  # "Which papers study time series over the years?": "over the years" may be content
+            return None
+        topic = _YEARS.sub(" ", topic)
+    topic = _TAIL.sub("", topic.strip(" ?.!")).strip(" ?.!,")
+    topic = re.sub(rf"\s+{_PAPER}$", "", topic, flags=re.I)
+    return (f"Which papers are about {topic}?", "venue" if venue else "year") if topic else None
