@@ -13,10 +13,12 @@ from conftest import ROOT
 # Where each installed package lives in the repository (see [tool.setuptools] in pyproject.toml).
 PACKAGES = {"paperscope": ROOT / "src" / "paperscope", "paperscope.ingest": ROOT / "ingest", "paperscope.ui": ROOT / "ui"}
 MAX_LINES = 400
-# Imports point down: surfaces -> assistant -> answer / relevance / retrieve / ingest -> index / llm -> text / records.
+# Imports point down: surfaces -> assistant -> library -> answer / relevance / retrieve / ingest -> index / llm ->
+# text / records.
 LAYERS = [
     ("paperscope.cli", "paperscope.ui", "paperscope.bench", "paperscope"),  # surfaces (and the package facade)
     ("paperscope.assistant",),
+    ("paperscope.library",),
     ("paperscope.answer", "paperscope.relevance", "paperscope.retrieve", "paperscope.crosslingual", "paperscope.ingest",
      "paperscope.integrations", "paperscope.gather"),
     ("paperscope.index", "paperscope.llm"),

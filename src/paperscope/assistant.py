@@ -9,17 +9,17 @@
 One answer path: `plan` (follow-up rewrite -> hybrid retrieval -> relevance scoring -> cite or
 abstain, with a typed `AbstainReason`) -> the answerer drafts -> code verifies every citation
 -> the extractive answer replaces a draft left with none. `stream()` runs it and yields
-events; `ask()` returns its last one. Every seam (embedder, store, answerer, relevance) is
-injectable, which is how the tests swap in deterministic fakes without patching.
+events; `ask()` returns its last one. Ingest, search and the scored candidates come from
+`Library` (paperscope.library), which `Assistant` extends. Every seam (embedder, store, answerer,
+relevance) is injectable, which is how the tests swap in deterministic fakes without patching.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paperscope.answer import plan as remark  # the texts said after an answer
 from paperscope.answer.backends import make_answerer
@@ -30,19 +30,19 @@ from paperscope.answer.followup import by_place, is_follow_up, narrows, scoring_
 from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text, similar_abstain
 from paperscope.answer.shape import shaped
 from paperscope.answer.verify import Verified, removal_notes, verify
-from paperscope.crosslingual import CrossLingual
-from paperscope.gather import Candidates, FilterArg, Gatherer
+from paperscope.gather import FilterArg
 from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder, make_embedder
 from paperscope.index.store import ChromaStore
-from paperscope.ingest.pipeline import IngestSummary, ingest_paths
-from paperscope.records import Answer, Evidence, Hit
+from paperscope.library import Library
+from paperscope.library import QuestionError as QuestionError  # re-exported: surfaces catch it from here
+from paperscope.records import Answer
 from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
 from paperscope.relevance.quotes import rule_quoted
 from paperscope.relevance.spelling import corrected
-from paperscope.retrieve import Filters, Retriever
+from paperscope.retrieve import Filters
 from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
@@ -52,36 +52,23 @@ from paperscope.text.superlatives import most_of
 from paperscope.text.tallies import tallied
 from paperscope.text.zh import chinese, to_english_query
 
-if TYPE_CHECKING:
-    from paperscope.integrations.llama_index import PaperscopeRetriever
-
-MAX_QUESTION_CHARS = 2000
 QUOTE_BATCH = 25  # find_all quotes (and streams) its list this many papers at a time
 # A listed paper's quote shows it is on the topic: it is chosen among the sentences that say most
 # of the question's words (embedding every sentence of a long list was most of its time).
 LIST_QUOTE_SHORTLIST = 3
 
 
-class QuestionError(ValueError):
-    """The question cannot be answered as given (empty, no searchable words)."""
-
-
 Event = TextPiece | Answer
 
 
-class Assistant:
+class Assistant(Library):
+    """Answers from a `Library`: `ask`, `stream`, `find_all` (see the module docstring)."""
+
     def __init__(self, settings: Settings, store: ChromaStore, catalog: Catalog, embedder: Embedder,
                  answerer: Answerer | None = None, relevance: Relevance | None = None) -> None:
-        self.settings = settings
-        self.store, self.catalog, self.embedder = store, catalog, embedder
-        self.retriever = Retriever(store, catalog, embedder, settings.retrieve)
+        super().__init__(settings, store, catalog, embedder, relevance)
         self.answerer = answerer or make_answerer(settings)
         self.extractive = self.answerer if isinstance(self.answerer, ExtractiveAnswerer) else ExtractiveAnswerer()
-        self.relevance = relevance or Relevance(embedder, settings.answer)
-        self._sync_lock = threading.Lock()
-        self._checked_generation: str | None = None
-        self.crosslingual = CrossLingual(catalog, settings.retrieve)
-        self.gather = Gatherer(settings, store, catalog, embedder, self.retriever, self.relevance, self.crosslingual)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -96,23 +83,6 @@ class Assistant:
         catalog = Catalog(settings.store.data_dir / "index", settings.collection_name())
         return cls(settings, store, catalog, embedder, answerer)
 
-    def refresh(self) -> None:
-        """Reload local indexes if Chroma changed under us (another process or machine)."""
-        with self._sync_lock:
-            gen = self.store.generation()
-            if gen == self._checked_generation:
-                return
-            if not self.catalog.in_sync(self.store.count(), gen):
-                self.catalog.rebuild_from(self.store)
-            self._checked_generation = gen
-
-    # -- ingest ---------------------------------------------------------------------------
-    def ingest(self, paths: Sequence[str | Path], progress: bool = False, encoding: str = "utf-8") -> IngestSummary:
-        summary = ingest_paths([Path(p) for p in paths], self.settings, self.store, self.catalog,
-                               self.embedder, progress=progress, encoding=encoding)
-        self._checked_generation = None
-        return summary
-
     def stats(self) -> dict[str, Any]:
         self.refresh()
         return {
@@ -126,63 +96,6 @@ class Assistant:
             "answer_backend": self.answerer.name,
             "venues": dict(self.catalog.venues()[:20]),
         }
-
-    def empty_reason(self) -> str:
-        """What to do about an empty library (`ChromaStore.empty_reason`)."""
-        return self.store.empty_reason()
-
-    # -- search ---------------------------------------------------------------------------
-    def search(self, query: str, k: int = 10, filters: FilterArg = None) -> list[Hit]:
-        query = self._check_question(query)[0]
-        self.refresh()
-        snapshot = self.catalog.snapshot()
-        english, _, extra = self.crosslingual.query(query, snapshot, max(self.settings.retrieve.candidates, k))
-        return self.retriever.search(english, k=k, filters=filters, snapshot=snapshot, extra=extra)
-
-    def candidates(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
-                   restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
-                   depth: int | None = None) -> Candidates:
-        """See `Gatherer.candidates`."""
-        return self.gather.candidates(question, snapshot, filters, k, restrict, exclude, deep, depth)
-
-    def scored(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg = None, k: int | None = None,
-               restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
-               depth: int | None = None) -> Scored:
-        """`candidates`, each with the relevance model's probability, most likely first."""
-        return self.gather.scored(question, snapshot, filters, k, restrict, exclude, deep, depth)
-
-    def evidence(self, question: str, k: int | None = None, filters: FilterArg = None,
-                 restrict: set[str] | None = None) -> list[Evidence]:
-        """The papers `ask` would weigh for `question`, most likely to address it first; the
-        first `k` (default all) have their sentences ranked for quoting."""
-        question = self._check_question(question)[0]
-        self.refresh()
-        snapshot = self.catalog.snapshot()
-        scored = self.scored(question, snapshot, filters, restrict=restrict)
-        top = scored.evidence[:k] if k else scored.evidence
-        self.relevance.quote(scored, top, snapshot)
-        return top
-
-    def as_retriever(self, k: int = 5, filters: FilterArg = None) -> PaperscopeRetriever:
-        """This library as a LlamaIndex retriever: the `k` best-supported papers per query, as
-        nodes with paper metadata and the best sentence (paperscope.integrations.llama_index)."""
-        from paperscope.integrations.llama_index import PaperscopeRetriever
-
-        def search(question: str) -> list[Evidence]:
-            return self.evidence(question, k=k, filters=filters)
-
-        return PaperscopeRetriever(search)
-
-    # -- ask ------------------------------------------------------------------------------
-    def _check_question(self, question: str) -> tuple[str, list[str]]:
-        notes: list[str] = []
-        question = (question or "").strip()
-        if not question:
-            raise QuestionError("the question is empty; ask something like \"Which papers address MoE latency?\"")
-        if len(question) > MAX_QUESTION_CHARS:
-            question = question[:MAX_QUESTION_CHARS]
-            notes.append(f"question truncated to its first {MAX_QUESTION_CHARS} characters")
-        return question, notes
 
     def _prepare(self, question: str, filters: FilterArg,
                  follows: bool = False) -> tuple[Plan, Bm25Snapshot, Filters | None]:
