@@ -378,3 +378,37 @@ def test_the_papers_on_a_topic_counted_by_venue_and_by_year(spiking):
     assert per_year.text.startswith(f"{len(every)} papers in the library address this, best match first. By year: ")
     zh = a.ask("脉冲神经网络的论文发表在哪些会议上？")
     assert zh.text.startswith("按会议统计，库中与此相关的") and {c.paper_id for c in zh.citations} <= set(snn)
+
+
+@pytest.mark.parametrize("question, topic", [
+    ("What datasets are used in the quantization papers?", "quantization"),
+    ("Which models do the papers on quantization evaluate?", "quantization"),
+    ("How do the MoE papers differ?", "MoE"), ("What do the MoE papers have in common?", "MoE"),
+    ("What problems do the SLAM papers address?", "SLAM"),
+])
+def test_a_question_about_the_papers_on_a_topic_as_a_group(question, topic):
+    from paperscope.text.tallies import grouped
+
+    assert grouped(question) == f"Which papers are about {topic}?"
+
+
+@pytest.mark.parametrize("question", [
+    "What datasets do these papers use?", "How do the two papers differ?", "What do the cited papers have in common?",
+    "Which of the quantization papers is the fastest?", "Which papers cite the MoE papers?", "List all the papers on NeRF.",
+    "What is the main contribution of the GAPrompt paper?",
+])
+def test_questions_about_no_topic_group(question):
+    from paperscope.text.tallies import grouped
+
+    assert grouped(question) is None
+
+
+def test_the_group_is_every_paper_on_the_topic_each_quoting_what_is_asked(seeded):
+    """Before, "datasets" and "differ" were topic words: each question cited one paper of two."""
+    quant = seeded.ask("What datasets are used in the quantization papers?")
+    titles = {c.title.split(":")[0] for c in quant.citations}
+    assert {"SLiM", "NestQuant"} <= titles
+    nest = next(c for c in quant.citations if c.title.startswith("NestQuant"))
+    assert "wikitext2" in nest.quote  # the sentence that names its dataset
+    moe = seeded.ask("How do the MoE papers differ?")
+    assert len(moe.citations) >= 2 and all("MoE" in c.title or "Experts" in c.title for c in moe.citations)

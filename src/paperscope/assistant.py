@@ -190,7 +190,9 @@ class Assistant(Library):
                                        chinese(question), wants.most, wants.tally)
         if cut and not decision.abstain:  # say how the exclusion was read
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
-        self.relevance.quote(scored, decision.cited + decision.related, snapshot)
+        about = wants.focus  # "What datasets do the MoE papers use?": the MoE papers, quoting their datasets
+        self.relevance.quote(scored, decision.cited + decision.related, snapshot, about,
+                             self.embedder.embed([about])[0] if about else None)
         cited = quoting_figures(decision.cited, wants.most) if wants.most else decision.cited  # "the largest speedup"
         if scored.question.kind == "factoid" and not rule_quoted(scored.question.text):  # "X 是什么" keeps X's intro
             self.crosslingual.quote(question, snapshot, cited)

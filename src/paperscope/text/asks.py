@@ -14,7 +14,8 @@ once); each is answered from the same relevance decision as any answer (`answer.
 - Who works on a topic: "Who works on X?", "Which authors ...?", "Who has written the most papers on
   X?", "Who are the authors of the papers on X?", "谁在研究X？" (`asks_who`).
 - The papers on a topic by venue or by year: "Which venues publish most on X?", "How has research
-  on X evolved over the years?" (`text.tallies.tallied`).
+  on X evolved over the years?" (`text.tallies.tallied`); about them as a group: "What datasets do
+  the MoE papers use?" (`text.tallies.grouped`: the papers on MoE, each quote answering the question).
 - An exclusion: "Which papers on large language models do not use reinforcement learning?", "X
   but not Y", "X, excluding Y", "X except Y", "不使用Y的X论文": the topic is X, and papers that use
   Y are left out (`excluded`). Not "X that do not need / require / rely on Y": that asks for a
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from paperscope.text.superlatives import Most, ranked
-from paperscope.text.tallies import tallied
+from paperscope.text.tallies import grouped, tallied
 from paperscope.text.zh import has_cjk, to_english_query
 
 _GENRE = r"(?:papers?|works?|studies|study|articles?|publications?|research|approaches|methods|advances|results)"
@@ -227,6 +228,7 @@ class Asks:
     exclusion: Exclusion | None = None  # `excluded`: papers that use Y left out
     most: Most | None = None  # `ranked`: the topic's papers by a figure ("the largest speedup")
     tally: str | None = None  # `tallied`: "venue" or "year", the papers counted by it
+    focus: str | None = None  # `grouped`: what each paper's quote answers ("What datasets do the MoE papers use?")
 
     @property
     def deep(self) -> bool:
@@ -249,5 +251,6 @@ def asks(question: str) -> Asks:
     text = tally[0] if tally else text
     pick = ranked(text) if not (order or who or tally) else None  # "the most recent paper on X" is a recency
     text = pick.question if pick else text
-    return Asks(text, number, order, who is not None, excluded(text), pick.most if pick else None,
-                tally=tally[1] if tally else None)
+    group = grouped(text) if not (order or who or tally or pick) else None
+    return Asks(group or text, number, order, who is not None, excluded(group or text), pick.most if pick else None,
+                tally=tally[1] if tally else None, focus=text if group else None)

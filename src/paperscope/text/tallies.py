@@ -10,6 +10,11 @@ counting?" cited one paper of 15; "Where are papers on NeRF published?" read as 
 paper named "NeRF". The topic is what follows "papers on" (or "publish most on"); a question with
 no such frame ("Which papers study time series over the years?") is not a tally: "over the years"
 may be its content. One paper's record ("Which venue published Oracle-MoE?") is `asks_record`'s.
+A question about the papers on a topic as a group ("What datasets are used in the quantization
+papers?", "How do the MoE papers differ?", "What do the papers on event cameras propose?") is
+answered as a question for the papers on the topic, each quoting what the question asks
+(`grouped`); before, its attribute words ("datasets", "differ") were part of the topic, and it cited
+one quantization paper of two.
 Leaves out: counting by author (`text.asks.asks_who`).
 """
 
@@ -67,3 +72,29 @@ def tallied(question: str) -> tuple[str, str] | None:
     topic = _TAIL.sub("", topic.strip(" ?.!")).strip(" ?.!,")
     topic = re.sub(rf"\s+{_PAPER}$", "", topic, flags=re.I)
     return (f"Which papers are about {topic}?", "venue" if venue else "year") if topic else None
+
+
+_GROUP_PAPERS = r"(?:papers|works|studies|articles|publications)"
+# Not a topic before "papers": which papers, not what about ("the two papers", "the cited papers").
+_NOT_TOPIC = (r"(?:previous|above|cited|listed|same|other|first|second|third|last|two|three|four|five|several|many|few|"
+              r"following|such|recent|newest|latest|best|top|most|relevant|remaining|retrieved|selected|the|all|of)")
+_GROUP = re.compile(rf"\b(?:the|these|those|all(?:\s+(?:the|of\s+the))?)\s+(?!{_NOT_TOPIC}\b)(?P<t>[A-Za-z0-9][\w\-/ ]*?)"
+                    rf"\s+{_GROUP_PAPERS}\b|\b(?:the|these|those|all(?:\s+(?:the|of\s+the))?)\s+{_GROUP_PAPERS}\s+"
+                    r"(?:on|about|regarding)\s+(?P<t2>[^?.,;]+)", re.I)
+# The question's verb after a topic that follows "papers on" ("the papers on quantization evaluate").
+_GROUP_VERB = re.compile(r"\s+(?:use|used|uses|evaluate|evaluated|compare|differ|propose|proposed|report|reported|address|"
+                         r"tackle|share|have|has|achieve|measure|consider|study|solve|rely|assume|claim|find|found|show|"
+                         r"introduce|train|test|benchmark|mention|do|did|focus|target|cover)\b.*$", re.I)
+# Asking for papers (a list question, "Which of the X papers ..." a pick among them): no group.
+_ASKS_PAPERS = re.compile(r"^\W*(?:(?:which|what|list|show|find|give|are\s+there|is\s+there|any)\s+(?:me\s+)?(?:all\s+)?"
+                          rf"(?:the\s+)?{_GROUP_PAPERS}\b|(?:which|what)\s+(?:one|ones|of)\b)", re.I)
+
+
+def grouped(question: str) -> str | None:
+    """The question for the papers on the topic when `question` asks about the papers on a topic as
+    a group (see above), else None."""
+    m = _GROUP.search(question)
+    if m is None or _ASKS_PAPERS.search(question):
+        return None
+    topic = _GROUP_VERB.sub("", (m.group("t") or m.group("t2")).strip()).strip()
+    return f"Which papers are about {topic}?" if topic else None
