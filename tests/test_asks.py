@@ -412,3 +412,12 @@ def test_the_group_is_every_paper_on_the_topic_each_quoting_what_is_asked(seeded
     assert "wikitext2" in nest.quote  # the sentence that names its dataset
     moe = seeded.ask("How do the MoE papers differ?")
     assert len(moe.citations) >= 2 and all("MoE" in c.title or "Experts" in c.title for c in moe.citations)
+
+
+@pytest.mark.parametrize("question, name", [("What does SLiM stand for?", "SLiM"), ("What is GAPrompt short for?", "GAPrompt"),
+                                            ("SLiM的全称是什么？", "SLiM")])
+def test_what_an_acronym_stands_for_is_what_the_paper_is(seeded, question, name):
+    """Before, "stand" was a topic word: "No paper ... none covers “stand”"."""
+    ans = seeded.ask(question)
+    assert not ans.abstained and ans.citations[0].title.startswith(f"{name}:")
+    assert name.lower() in ans.citations[0].quote.lower()  # the sentence that introduces it

@@ -241,8 +241,25 @@ class Asks:
         return self.deep or self.number is not None
 
 
+# "What does SLiM stand for?", "What is GAPrompt short for?", "the full name of X", "X 的全称是什么？", "X 是什么的
+#缩写？": what X is (the title and the sentence that introduces it); "stand" was a topic word and it abstained.
+_EXPANSION = re.compile(r"^\s*(?:what\s+(?:does|do|did)\s+(?P<a>.+?)\s+stands?\s+for|what\s+is\s+(?P<b>.+?)\s+short\s+for|"
+                        r"what\s+is\s+the\s+(?:full\s+(?:name|form)|expansion|long\s+form)\s+of\s+(?P<c>.+?))[\s?.!]*$|"
+                        r"^\s*(?P<z>.+?)\s*(?:的全称是什么|是什么的缩写|的全称|全称是什么)[\s？?。！]*$", re.I)
+
+
+def spelled_out(question: str) -> str | None:
+    """"What is X?" for a question asking what the acronym X stands for, else None."""
+    m = _EXPANSION.match(question)
+    if m is None:
+        return None
+    name = next(g for g in m.groups() if g)
+    return f"{name}是什么？" if m.group("z") else f"What is {name}?"
+
+
 def asks(question: str) -> Asks:
     """`question` read for a number of papers, recency, "who", a tally, a figure and an exclusion (see above)."""
+    question = spelled_out(question) or question
     shown = asked_number(question)
     text, number = shown if shown else (question, None)
     order, who = recency(text), asks_who(text)
