@@ -421,3 +421,25 @@ def test_what_an_acronym_stands_for_is_what_the_paper_is(seeded, question, name)
     ans = seeded.ask(question)
     assert not ans.abstained and ans.citations[0].title.startswith(f"{name}:")
     assert name.lower() in ans.citations[0].quote.lower()  # the sentence that introduces it
+
+
+@pytest.mark.parametrize("question", ["Which paper introduced Oracle-MoE?", "Who proposed NestQuant?",
+                                      "Oracle-MoE 是哪篇论文提出的？"])
+def test_which_paper_introduced_a_named_method_is_that_papers_record(seeded, question):
+    ans = seeded.ask(question)
+    assert len(ans.citations) == 1 and ans.citations[0].title.split(":")[0] in question
+
+
+def test_which_paper_introduced_a_method_no_paper_is_named_after(seeded):
+    """Before, "Who proposed mixture of experts?" cited the MoE papers as if they had."""
+    ans = seeded.ask("Who proposed mixture of experts?")
+    assert ans.text.startswith("No paper in the library is named \u201cmixture of experts\u201d, and the abstracts do not say")
+    assert ans.citations and all("MoE" in c.title or "Experts" in c.title for c in ans.citations)
+
+
+def test_a_name_of_capitalised_words_is_named_by_its_initials():
+    from paperscope.relevance.similar import named
+
+    titles = {"y": "You Only Look Once: Unified, Real-Time Object Detection", "s": "Sample, Scrutinize and Scale: Search"}
+    assert named("Which paper introduced YOLO?", titles) == ["y"]
+    assert named("Which paper introduced SSS?", titles) == []  # "and" is no capitalised word: no initials

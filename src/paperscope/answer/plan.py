@@ -210,6 +210,14 @@ def _papers(n: int) -> str:
     return "one paper" if n == 1 else f"{n} papers"
 
 
+def origin_text(name: str, chinese: bool = False) -> str:
+    """Said before the papers on X when asked which paper introduced X and no paper is named X."""
+    if chinese:
+        return f"库中没有名为“{name}”的论文，摘要也没有说明它由哪篇论文提出；以下论文与之相关："
+    return (f"No paper in the library is named \u201c{name}\u201d, and the abstracts do not say which paper introduced "
+            "it; these papers address it:")
+
+
 def shown_text(k: int, chinese: bool = False) -> str:
     """Said after a count's heading when only the `k` best papers are listed."""
     return _TEXT["zh" if chinese else "en"]["shown"].format(k=k)

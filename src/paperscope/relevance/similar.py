@@ -75,11 +75,15 @@ def refers_back(question: str) -> bool:
 
 def named(question: str, titles: Mapping[str, str]) -> list[str]:
     """The papers (of `titles`, id -> title) the question names: by the title's name before a
-    colon ("SLiM", "Oracle-MoE"; three characters or more), in brackets ("(TCAV)") or whole."""
+    colon ("SLiM", "Oracle-MoE"; three characters or more) or its initials ("YOLO" for "You Only
+    Look Once: ..."), in brackets ("(TCAV)") or whole."""
     text = question.lower()
     out = []
     for pid, title in titles.items():
         names = [title.split(":")[0].strip().lower()] if ":" in title else []
+        words = re.findall(r"[A-Za-z]+", names[0]) if names else []
+        if 3 <= len(words) <= 6 and all(w[0].isupper() for w in re.findall(r"[A-Za-z]+", title.split(":")[0])):
+            names.append("".join(w[0] for w in words))  # a name of capitalised words: its initials
         names += [b.lower() for b in _BRACKETED.findall(title)]  # "... Activation Vectors (TCAV)"
         whole = title.strip().lower().rstrip(".")
         # ASCII boundaries: a name sits between Chinese characters too ("和SLiM类似").

@@ -199,7 +199,8 @@ def asks_who(question: str) -> str | None:
 
 # A question about a named paper's record, not its content: "Who wrote NestQuant?", "Who are the
 # authors of SLiM?", "Where was LocMoE published?", "Which venue published Oracle-MoE?", "What's the
-# link to GAPrompt?", "SLiM 的作者是谁？", "NestQuant 发表在哪里？". Its words ("wrote", "authors",
+# link to GAPrompt?", "Which paper introduced NeRF?" (the paper named NeRF, not the 30 that use it),
+# "SLiM 的作者是谁？", "NestQuant 发表在哪里？", "NeRF 是哪篇论文提出的？". Its words ("wrote", "authors",
 # "published") are in no abstract: each abstained, even over the 38 seeds that hold the paper.
 _RECORD = re.compile(r"^\s*(?:(?:and\s+)?who\s+(?:wrote|authored|co-?authored|is\s+the\s+(?:first\s+|last\s+)?author\s+of|"
                      r"are\s+the\s+(?:authors|co-?authors)\s+of)\b|"
@@ -207,8 +208,12 @@ _RECORD = re.compile(r"^\s*(?:(?:and\s+)?who\s+(?:wrote|authored|co-?authored|is
                      r"(?:where|when|in\s+which\s+(?:venue|conference|year)|at\s+which\s+(?:venue|conference)|which\s+(?:venue|"
                      r"conference)|what\s+(?:venue|conference))\b[^?]*\b(?:published|appear(?:ed)?|presented|accepted|"
                      r"come\s+out|publish)\b|"
-                     r"what(?:'s|\s+is)\s+the\s+(?:link|url|doi)\s+(?:to|for|of)\b)|"
-                     r"的作者|是谁写的|谁写的|发表在哪|发表于哪|在哪(?:个|里)?(?:会议|期刊)?发表|哪个会议", re.I)
+                     r"what(?:'s|\s+is)\s+the\s+(?:link|url|doi)\s+(?:to|for|of)\b|"
+                     r"(?:which|what)\s+(?:paper|work|article|study)\s+(?:first\s+)?(?:introduced|proposed|presented|invented|"
+                     r"coined|came\s+up\s+with)\b|who\s+(?:first\s+)?(?:introduced|proposed|invented|came\s+up\s+with)\b|"
+                     r"(?:the\s+)?original\s+[\w-]+\s+paper\b)|"
+                     r"的作者|是谁写的|谁写的|发表在哪|发表于哪|在哪(?:个|里)?(?:会议|期刊)?发表|哪个会议|"
+                     r"(?:是|由)?哪篇论文(?:最早)?提出", re.I)
 
 
 def asks_record(question: str) -> bool:
@@ -229,6 +234,7 @@ class Asks:
     most: Most | None = None  # `ranked`: the topic's papers by a figure ("the largest speedup")
     tally: str | None = None  # `tallied`: "venue" or "year", the papers counted by it
     focus: str | None = None  # `grouped`: what each paper's quote answers ("What datasets do the MoE papers use?")
+    origin: str | None = None  # `origin`: "Which paper introduced X?" when no paper is named X: X
 
     @property
     def deep(self) -> bool:
@@ -239,6 +245,20 @@ class Asks:
     def every(self) -> bool:
         """Every paper from the cite threshold is decided on, then shaped (`answer.shape`)."""
         return self.deep or self.number is not None
+
+
+# "Which paper introduced X?", "Who proposed X?", "X 是哪篇论文提出的？" when no paper of the library is
+# named X (`asks_record` answers those): the papers on X, said not to be its origin. Before,
+# "Who proposed Thompson sampling?" cited "Racing Thompson" as if it had.
+_ORIGIN = re.compile(r"^\s*(?:(?:which|what)\s+(?:paper|work|article|study)\s+(?:first\s+)?(?:introduced|proposed|presented|"
+                     r"invented|coined|came\s+up\s+with)|who\s+(?:first\s+)?(?:introduced|proposed|invented|came\s+up\s+with))"
+                     r"\s+(?:the\s+)?(?P<t>.+?)[\s?.!]*$|^\s*(?P<z>.+?)\s*(?:是|由)?哪篇论文(?:最早)?提出的?[\s？?。]*$", re.I)
+
+
+def origin(question: str) -> str | None:
+    """What a question asks the origin of ("Which paper introduced X?"), else None."""
+    m = _ORIGIN.match(question)
+    return (m.group("t") or m.group("z")).strip() if m else None
 
 
 # "What does SLiM stand for?", "What is GAPrompt short for?", "the full name of X", "X 的全称是什么？", "X 是什么的
@@ -260,6 +280,8 @@ def spelled_out(question: str) -> str | None:
 def asks(question: str) -> Asks:
     """`question` read for a number of papers, recency, "who", a tally, a figure and an exclusion (see above)."""
     question = spelled_out(question) or question
+    first = origin(question)
+    question = f"Which papers are about {first}?" if first and not has_cjk(question) else question
     shown = asked_number(question)
     text, number = shown if shown else (question, None)
     order, who = recency(text), asks_who(text)
@@ -270,4 +292,4 @@ def asks(question: str) -> Asks:
     text = pick.question if pick else text
     group = grouped(text) if not (order or who or tally or pick) else None
     return Asks(group or text, number, order, who is not None, excluded(group or text), pick.most if pick else None,
-                tally=tally[1] if tally else None, focus=text if group else None)
+                tally=tally[1] if tally else None, focus=text if group else None, origin=first)

@@ -77,9 +77,10 @@ def tallied(question: str) -> tuple[str, str] | None:
 _GROUP_PAPERS = r"(?:papers|works|studies|articles|publications)"
 # Not a topic before "papers": which papers, not what about ("the two papers", "the cited papers").
 _NOT_TOPIC = (r"(?:previous|above|cited|listed|same|other|first|second|third|last|two|three|four|five|several|many|few|"
-              r"following|such|recent|newest|latest|best|top|most|relevant|remaining|retrieved|selected|the|all|of)")
+              r"following|such|recent|newest|latest|best|top|most|relevant|remaining|retrieved|selected|the|all|of|proposed|"
+              r"existing|different|new|various|baseline|our|their|its|prior|previous|current|main|other)")
 _GROUP = re.compile(rf"\b(?:the|these|those|all(?:\s+(?:the|of\s+the))?)\s+(?!{_NOT_TOPIC}\b)(?P<t>[A-Za-z0-9][\w\-/ ]*?)"
-                    rf"\s+{_GROUP_PAPERS}\b|\b(?:the|these|those|all(?:\s+(?:the|of\s+the))?)\s+{_GROUP_PAPERS}\s+"
+                    rf"\s+(?:{_GROUP_PAPERS}|methods|approaches|techniques)\b|\b(?:the|these|those|all(?:\s+(?:the|of\s+the))?)\s+{_GROUP_PAPERS}\s+"
                     r"(?:on|about|regarding)\s+(?P<t2>[^?.,;]+)", re.I)
 # The question's verb after a topic that follows "papers on" ("the papers on quantization evaluate").
 _GROUP_VERB = re.compile(r"\s+(?:use|used|uses|evaluate|evaluated|compare|differ|propose|proposed|report|reported|address|"
@@ -90,11 +91,21 @@ _ASKS_PAPERS = re.compile(r"^\W*(?:(?:which|what|list|show|find|give|are\s+there
                           rf"(?:the\s+)?{_GROUP_PAPERS}\b|(?:which|what)\s+(?:one|ones|of)\b)", re.I)
 
 
+# "What benchmarks are used for text-to-SQL?", "Which metrics are commonly reported for crowd counting?": the
+# papers on the topic, each quoting its benchmarks (one of 11 text-to-SQL papers was cited: "benchmarks" was
+# a topic word).
+_USED_FOR = re.compile(r"^\W*(?:what|which)\s+(?:(?:evaluation\s+)?(?:datasets|benchmarks|metrics|baselines|corpora|simulators)|"
+                       r"data\s+sets|test\s+sets)\s+(?:are|is|were|have\s+been)\s+(?:\w+ly\s+)?(?:used|employed|adopted|"
+                       r"reported|considered|common|standard|popular)\s+(?:for|in|on|by|to\s+evaluate)\s+(?P<t>[^?]+)", re.I)
+
+
 def grouped(question: str) -> str | None:
     """The question for the papers on the topic when `question` asks about the papers on a topic as
     a group (see above), else None."""
-    m = _GROUP.search(question)
+    m = _USED_FOR.search(question) or _GROUP.search(question)
     if m is None or _ASKS_PAPERS.search(question):
         return None
-    topic = _GROUP_VERB.sub("", (m.group("t") or m.group("t2")).strip()).strip()
+    topic = _GROUP_VERB.sub("", (m.group("t") or m.groupdict().get("t2") or "").strip()).strip(" ?.!")
+    topic = re.sub(r"^(?:the\s+)?(?:task\s+of\s+|problem\s+of\s+)?", "", topic, flags=re.I)
+    topic = re.sub(rf"\s+(?:{_GROUP_PAPERS}|methods|approaches|techniques)$", "", topic, flags=re.I)
     return f"Which papers are about {topic}?" if topic else None
