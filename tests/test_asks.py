@@ -396,6 +396,7 @@ def test_a_question_about_the_papers_on_a_topic_as_a_group(question, topic):
     "What datasets do these papers use?", "How do the two papers differ?", "What do the cited papers have in common?",
     "Which of the quantization papers is the fastest?", "Which papers cite the MoE papers?", "List all the papers on NeRF.",
     "What is the main contribution of the GAPrompt paper?",
+    "List the position papers.", "What do the survey papers cover?",  # a kind of paper (`relevance.contribution`)
 ])
 def test_questions_about_no_topic_group(question):
     from paperscope.text.tallies import grouped

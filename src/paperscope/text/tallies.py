@@ -87,8 +87,12 @@ _GROUP_VERB = re.compile(r"\s+(?:use|used|uses|evaluate|evaluated|compare|differ
                          r"tackle|share|have|has|achieve|measure|consider|study|solve|rely|assume|claim|find|found|show|"
                          r"introduce|train|test|benchmark|mention|do|did|focus|target|cover)\b.*$", re.I)
 # Asking for papers (a list question, "Which of the X papers ..." a pick among them): no group.
-_ASKS_PAPERS = re.compile(r"^\W*(?:(?:which|what|list|show|find|give|are\s+there|is\s+there|any)\s+(?:me\s+)?(?:all\s+)?"
-                          rf"(?:the\s+)?{_GROUP_PAPERS}\b|(?:which|what)\s+(?:one|ones|of)\b)", re.I)
+_ASKS_PAPERS = re.compile(r"^\W*(?:(?:which|what|are\s+there|is\s+there|any)\s+(?:me\s+)?(?:all\s+)?"
+                          rf"(?:the\s+)?{_GROUP_PAPERS}\b|(?:which|what)\s+(?:one|ones|of)\b|(?:please\s+)?(?:list|show|find|"
+                          r"give|recommend|suggest|get|fetch|name)\b)", re.I)
+# A kind of paper, not a topic ("List the position papers", "the survey papers": `relevance.contribution`).
+_GENRES = re.compile(r"^(?:position|survey|review|benchmark|dataset|theory|theoretical|empirical|tutorial|workshop|short|"
+                     r"long|oral|spotlight|poster|best|award[- ]winning|seminal|classic|influential|key|important)$", re.I)
 
 
 # "What benchmarks are used for text-to-SQL?", "Which metrics are commonly reported for crowd counting?": the
@@ -108,4 +112,6 @@ def grouped(question: str) -> str | None:
     topic = _GROUP_VERB.sub("", (m.group("t") or m.groupdict().get("t2") or "").strip()).strip(" ?.!")
     topic = re.sub(r"^(?:the\s+)?(?:task\s+of\s+|problem\s+of\s+)?", "", topic, flags=re.I)
     topic = re.sub(rf"\s+(?:{_GROUP_PAPERS}|methods|approaches|techniques)$", "", topic, flags=re.I)
+    if _GENRES.match(topic):
+        return None
     return f"Which papers are about {topic}?" if topic else None
