@@ -259,3 +259,35 @@ def test_is_the_code_available_quotes_the_papers_that_say_so_and_only_them(seede
     none = seeded.ask(question, history=[("What is NestQuant?", other)])
     # NestQuant's abstract says nothing of code: before, its perplexity sentence was quoted as the answer.
     assert none.abstained and none.text.startswith(("None of the papers of the previous answer", "上一个回答中的论文"))
+
+
+@pytest.mark.parametrize("follow_up", ["What datasets do they use?", "Who wrote them?", "Which venues are they from?",
+                                       "When were they published?", "Summarize them.", "它们发表在哪些会议？"])
+def test_a_follow_up_about_every_previous_paper_answers_for_each(detectors, follow_up):
+    """Judged with the earlier question like any follow-up, one paper of the previous answer passed (before)."""
+    from paperscope.answer.followup import all_of_them
+
+    q = "Which papers do real-time object detection?"
+    first = detectors.ask(q)
+    assert len(first.citations) >= 5
+    ans = detectors.ask(follow_up, history=[(q, first)])
+    assert [c.paper_id for c in ans.citations] == [c.paper_id for c in first.citations]
+    kind = all_of_them(follow_up)
+    if kind == "venue":
+        venues = {c.venue for c in first.citations}
+        assert ans.text.startswith(("By venue, the previous answer's papers", "按会议统计上一个回答的"))
+        assert all(v in ans.text.split("\n")[0] for v in venues)
+    elif kind == "year":
+        line = ans.text.split("\n")[0]
+        assert line.startswith("By year, the previous answer's papers") and all(str(c.year) in line for c in first.citations)
+    if "wrote" in follow_up:
+        assert all(a in ans.text for c in ans.citations for a in c.authors)  # every author
+
+
+@pytest.mark.parametrize("question", ["Which of them use transformers?", "Do they use transformers?",
+                                      "Who wrote the second one?", "Which one is the fastest?", "Any others?",
+                                      "What is its main contribution?"])
+def test_follow_ups_that_pick_among_the_previous_papers_are_not_about_each(question):
+    from paperscope.answer.followup import all_of_them
+
+    assert all_of_them(question) is None

@@ -26,11 +26,11 @@ from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, History, draft_pieces
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
 from paperscope.answer.figures import figure_plan, quoting_figures
-from paperscope.answer.followup import by_place, is_follow_up, narrows, scoring_text, unpointed
+from paperscope.answer.followup import all_of_them, by_place, is_follow_up, narrows, scoring_text, unpointed
 from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text, similar_abstain
 from paperscope.answer.shape import shaped
 from paperscope.answer.verify import Verified, removal_notes, verify
-from paperscope.gather import FilterArg
+from paperscope.gather import FilterArg, own_work
 from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder, make_embedder
@@ -46,7 +46,7 @@ from paperscope.retrieve import Filters
 from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
-from paperscope.text.asks import asks, counts_papers
+from paperscope.text.asks import asks, asks_record, counts_papers
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
 from paperscope.text.superlatives import most_of
 from paperscope.text.tallies import tallied
@@ -167,6 +167,9 @@ class Assistant(Library):
                 return figure_plan(base.question, standalone, self.scored(earlier, snapshot, filters, restrict=restrict)
                                    .evidence, most, notes)
             scored = self.scored(scoring_text(question, earlier), snapshot, filters, restrict=restrict)
+            every = all_of_them(question) if not named else None
+            if every is not None:  # "What datasets do they use?", "Who wrote them?": each of them
+                return self._each_of_them(base.question, standalone, question, every, scored, last, snapshot, notes)
             decision = self.relevance.decide(scored, snapshot, limit, follow_up=True, named=named)
             if not decision.abstain or narrows(question):  # "Which of those ...?" stays among those papers
                 foreign = self.crosslingual.translate(question, snapshot)
@@ -204,6 +207,26 @@ class Assistant(Library):
         if decision.abstain and filters is not None:  # none within the filters: say whether others address it
             plan.outside, plan.outside_n, plan.detail = self.gather.outside(topic, snapshot, filters, limit)
         return plan
+
+    def _each_of_them(self, question: str, standalone: str, asked: str, kind: str, scored: Scored, last: Answer,
+                      snapshot: Bm25Snapshot, notes: list[str]) -> Plan:
+        """A follow-up about every paper of `last` (`followup.all_of_them`): each of them, in `last`'s order,
+        quoting what `asked` asks (who wrote them, where or when: the sentence that says what it does),
+        counted by venue or year when `kind` says so."""
+        by_id = {ev.paper.paper_id: ev for ev in scored.evidence}
+        cited = [by_id[c.paper_id] for c in last.citations if c.paper_id in by_id]
+        for marker, ev in enumerate(cited, 1):
+            ev.marker = marker
+        if kind == "each" and not asks_record(asked):
+            foreign = self.crosslingual.translate(asked, snapshot)
+            focus = foreign.english if foreign is not None else to_english_query(asked)
+            self.relevance.quote(scored, cited, snapshot, focus, self.embedder.embed([focus])[0])
+            self.crosslingual.quote(asked, snapshot, cited)
+        else:
+            for ev in cited:
+                ev.sentences = [(own_work(ev.paper), 1.0)]
+        lead = [] if kind == "each" else [remark.tally_text(cited, kind, chinese(question), previous=True)]
+        return Plan(question, standalone, scored.evidence, cited, notes=notes, lead=lead)
 
     def stream(self, question: str, history: History | None = None, filters: FilterArg = None,
                max_citations: int | None = None, *, live: bool = True) -> Iterator[Event]:

@@ -350,7 +350,7 @@ class Gatherer:
         hits = self._search(question, snapshot, filters)[3]  # the named paper is among them
         ids = named(question, {h.paper_id: h.paper.display_title for h in hits if h.paper is not None})
         papers = self.catalog.papers(ids).values()
-        return [Evidence(i, p, 1.0, [(_own_work(p), 1.0)]) for i, p in enumerate(papers, 1)][:MAX_RECORDS] or None
+        return [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)][:MAX_RECORDS] or None
 
     def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, among: set[str] | None = None) -> Scored:
         """Every paper the filters admit (of `among` when given), newest first, each quoting its
@@ -363,10 +363,11 @@ class Gatherer:
         papers = sorted(self.catalog.papers(ids).values(), key=lambda p: (-(p.year or 0), p.display_title.lower()))
         q = self.relevance.analyze(question, snapshot)
         vectors = self.relevance.vectors(q, self.embedder.embed([question])[0])
-        evidence = [Evidence(i, p, 1.0, [(_own_work(p), 1.0)]) for i, p in enumerate(papers, 1)]
+        evidence = [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)]
         return Scored(q, vectors, evidence, preset=True)
 
 
-def _own_work(paper: Paper) -> str:
+def own_work(paper: Paper) -> str:
+    """The paper's first sentence that says what it does ("We propose ...", "This paper ..."), else its first."""
     sentences = paper_sentences(paper)
     return next((s for s in sentences if _OWN_WORK.search(s)), sentences[0] if sentences else paper.abstract)

@@ -127,6 +127,32 @@ _CODE = re.compile(r"\b(?:code|source\s+code|implementation|github|repo(?:sitory
                    re.I)  # not 代码生成 (code generation)
 
 
+# A question about every paper of the previous answer ("What datasets do they use?", "Who wrote them?",
+# "Which venues are they from?", "When were they published?", "How accurate are they?", "Summarize them.",
+# "它们用了哪些数据集？"): all of them, each quoting what is asked (`all_of_them`). Judged with the earlier
+# question like any follow-up, one paper of 13 passed ("What datasets do they use?" after crowd counting).
+# Not a question that picks among them ("Which of them ...?", "Do they use X?"), points at one ("the
+# second one"), ranks them ("Which one is the fastest?") or asks for others.
+_ALL_OF_THEM = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:what|which|who|where|when|how|summari[sz]e|compare|contrast|"
+                          r"describe|list)\b[^?]*\b(?:they|them|their|these\s+papers|those\s+papers)\b"
+                          r"|^\W*(?:summari[sz]e|compare|contrast|describe)\s+(?:them|these|those|each\s+of\s+them)\b"
+                          r"|(?:它们|这些论文|这几篇|他们)(?!(?:中|之中|当中|里))[^？?]*(?:什么|哪些|哪个|哪里|哪年|何时|怎样|如何|谁)",
+                          re.I)
+_THEIR_VENUES = re.compile(r"\b(?:venues?|conferences?|journals?)\b|\bwhere\b[^?]*\b(?:published|appear|presented)|"
+                           r"哪些?(?:个)?(?:会议|期刊)|发表在哪", re.I)
+_THEIR_YEARS = re.compile(r"\b(?:years?|when)\b[^?]*\b(?:published|appear|come\s+out|came\s+out|written)|\bwhich\s+years?\b|"
+                          r"哪(?:一)?年|何时发表|什么时候发表", re.I)
+
+
+def all_of_them(question: str) -> str | None:
+    """For a question about every paper of the previous answer (see above): "venue" or "year" when it
+    asks where or when they were published (counted that way), else "each"; None for any other."""
+    if not _ALL_OF_THEM.search(question) or narrows(question) or pointed(question) or most_of(question) is not None \
+            or asks_others(question):
+        return None
+    return "venue" if _THEIR_VENUES.search(question) else "year" if _THEIR_YEARS.search(question) else "each"
+
+
 def narrows(question: str) -> bool:
     """Does the follow-up pick among the previous answer's papers ("Which of those ...?")? Then it
     is scored with its own words, and none of them fitting is the answer, not the whole library's."""

@@ -181,10 +181,16 @@ def reported_text(k: int, n: int, measure: str, chinese: bool = False) -> str:
 _TALLIED = 12  # venues named in a tally; the rest counted
 
 
-def tally_text(papers: list[Evidence], kind: str, chinese: bool = False) -> str:
+def tally_text(papers: list[Evidence], kind: str, chinese: bool = False, previous: bool = False) -> str:
     """The papers that address a question counted by venue (most first) or by year (in order), for
-    "Which venues publish most on X?" / "How has research on X evolved over the years?" (`text.tallies`)."""
+    "Which venues publish most on X?" / "How has research on X evolved over the years?" (`text.tallies`);
+    `previous`: the previous answer's papers ("Which venues are they from?")."""
     n = len(papers)
+    if previous:
+        whose = "上一个回答的" if chinese else "the previous answer's papers"
+        body = tally_text(papers, kind, chinese).split("：" if chinese else ": ", 1)[-1]
+        return (f"按{'会议' if kind == 'venue' else '年份'}统计{whose} {n} 篇论文：" if chinese else
+                f"By {kind}, {whose} ({n}): ") + body
     if kind == "venue":
         counts = Counter(ev.paper.venue or ("未注明" if chinese else "no venue given") for ev in papers).most_common()
         more = len(counts) - _TALLIED
