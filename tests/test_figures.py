@@ -240,13 +240,26 @@ def test_a_judgement_is_no_figure_but_the_best_match(question, label):
     assert ranked(question) is None
 
 
-@pytest.mark.parametrize("question", [
-    "Which paper is the most relevant to LLM compression?",
-    "What is the most influential paper on diffusion models?",
-    "哪篇关于模型压缩的论文最重要？",
+@pytest.mark.parametrize("question, topic, judged", [
+    ("Which paper is the most relevant to LLM compression?", "Which papers are about LLM compression?", "relevant"),
+    ("What is the most influential paper on diffusion models?", "Which papers are about diffusion models?",
+     "influential"),
+    ("Which is the most cited paper on NeRF?", "Which papers are about NeRF?", "cited"),
+    ("哪篇关于模型压缩的论文最重要？", "哪些论文研究模型压缩？", "重要"),
+    ("关于神经辐射场，哪篇论文最有影响力？", "哪些论文研究神经辐射场？", "有影响力"),
 ])
-def test_a_judgement_over_the_library_is_a_question_on_its_topic(question):
-    assert ranked(question) is None and asks(question).most is None
+def test_a_judgement_over_the_library_is_a_question_on_its_topic(question, topic, judged):
+    wants = asks(question)
+    assert wants.most is None and wants.question == topic and wants.judged == judged
+
+
+def test_the_most_cited_paper_on_a_topic_says_the_library_holds_no_citation_counts(seeded):
+    """Before, "the most cited paper on X" cited the topic's papers as if one were the most cited."""
+    ans = seeded.ask("Which is the most cited paper on quantization?")
+    assert ans.text.startswith("The library holds no citation counts") and "\u201cmost cited\u201d" in ans.text
+    assert ans.citations and any("Quant" in c.title for c in ans.citations)
+    zh = seeded.ask("哪篇关于量化的论文最重要？")
+    assert zh.text.startswith("库中没有引用次数") and zh.citations
 
 
 def test_over_the_seeds_which_one_is_most_relevant_is_the_previous_answers_best_match(seeded):

@@ -193,6 +193,8 @@ class Assistant(Library):
                                        chinese(question), wants.most, wants.tally)
         if wants.origin and not decision.abstain:  # "Who proposed X?": these address X, none is named X
             lead.insert(0, remark.origin_text(wants.origin, chinese(question)))
+        if wants.judged and not decision.abstain:  # "the most cited paper on X": no citation counts here
+            lead.insert(0, remark.judged_text(wants.judged, chinese(question)))
         if cut and not decision.abstain:  # say how the exclusion was read
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
         about = wants.focus  # "What datasets do the MoE papers use?": the MoE papers, quoting their datasets

@@ -216,6 +216,14 @@ def _papers(n: int) -> str:
     return "one paper" if n == 1 else f"{n} papers"
 
 
+def judged_text(word: str, chinese: bool = False) -> str:
+    """Said before the papers on a topic asked for by a judgement ("the most cited paper on X")."""
+    if chinese:
+        return f"库中没有引用次数、评审等对论文的评价，“最{word}”按匹配程度理解；以下论文与此相关，按匹配程度排序："
+    return (f"The library holds no citation counts, reviews or other judgement of the papers, so \u201cmost {word}\u201d "
+            "is read as the best match; these papers address the topic, best match first:")
+
+
 def origin_text(name: str, chinese: bool = False) -> str:
     """Said before the papers on X when asked which paper introduced X and no paper is named X."""
     if chinese:

@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from paperscope.text.superlatives import Most, ranked
+from paperscope.text.superlatives import BEST_MATCH, Most, ranked
 from paperscope.text.tallies import grouped, tallied
 from paperscope.text.zh import has_cjk, to_english_query
 
@@ -235,6 +235,7 @@ class Asks:
     tally: str | None = None  # `tallied`: "venue" or "year", the papers counted by it
     focus: str | None = None  # `grouped`: what each paper's quote answers ("What datasets do the MoE papers use?")
     origin: str | None = None  # `origin`: "Which paper introduced X?" when no paper is named X: X
+    judged: str | None = None  # "the most cited paper on X": "cited", a judgement the library does not hold
 
     @property
     def deep(self) -> bool:
@@ -290,6 +291,8 @@ def asks(question: str) -> Asks:
     text = tally[0] if tally else text
     pick = ranked(text) if not (order or who or tally) else None  # "the most recent paper on X" is a recency
     text = pick.question if pick else text
+    judged = pick.most.label or pick.most.word if pick and pick.most.measure == BEST_MATCH else None
     group = grouped(text) if not (order or who or tally or pick) else None
-    return Asks(group or text, number, order, who is not None, excluded(group or text), pick.most if pick else None,
-                tally=tally[1] if tally else None, focus=text if group else None, origin=first)
+    return Asks(group or text, number, order, who is not None, excluded(group or text),
+                pick.most if pick and not judged else None, tally=tally[1] if tally else None,
+                focus=text if group else None, origin=first, judged=judged)

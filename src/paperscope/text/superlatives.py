@@ -38,7 +38,9 @@ _ZH_MOST = {"快": "fastest", "大": "largest", "高": "highest", "多": "most",
 YEAR = ("year",)
 _BY_YEAR = {"newest", "latest", "oldest", "earliest"}
 _ZH_PICK = re.compile(r"哪(?:个|篇|一个|一篇|项|种|些)[^，,。？?]*?(?:的(?P<measure>[\u4e00-\u9fff]{1,4}?))?"
-                      r"最(?P<sup>便宜|重要|相关|[快大高多好强长小低少短新早])")
+                      r"最(?P<sup>便宜|重要|相关|有影响力?|有代表性|经典|著名|知名|[快大高多好强长小低少短新早])")
+# Judgements (`_JUDGED`) asked in Chinese: the best match, saying so.
+_ZH_JUDGED = frozenset("重要 相关 有影响 有影响力 有代表性 经典 著名 知名".split())
 # What "fastest" and "cheapest" are measured in when the question names no measure.
 _FAST = ("speed", "speedup", "faster", "accelerat", "throughput", "latency")
 _SPEED = ("speed", "accelerat", "throughput")
@@ -84,7 +86,7 @@ def most_of(question: str) -> Most | None:
     zh = _ZH_PICK.search(question) if has_cjk(question) else None
     if zh and len(question) > _ZH_SHORT and not _ZH_AMONG.search(question):  # a question of its own topic
         return None
-    if zh and zh.group("sup") in ("重要", "相关"):  # "哪个最重要？": the best match (`BEST_MATCH`)
+    if zh and zh.group("sup") in _ZH_JUDGED:  # "哪个最重要？": the best match (`BEST_MATCH`)
         return Most("most", BEST_MATCH, True, label=zh.group("sup"))
     if zh:
         word = _ZH_MOST[zh.group("sup")]
@@ -99,8 +101,10 @@ def most_of(question: str) -> Most | None:
 
 
 # Judgements no abstract states as a figure: "the most relevant / influential / cited / promising
-# paper". Asked with a topic, it is answered as any question on it, best match first ("most similar
-# to X" is `relevance.similar`'s); after an answer ("Which one is most relevant?"), by its best
+# paper". Asked with a topic, it is answered as a question on the topic alone, best match first, saying
+# that the library holds no such judgement (`text.asks`: `Asks.judged`; before, "Which is the most cited
+# paper on NeRF?" cited one NeRF paper as if it were; "most similar to X" is `relevance.similar`'s); after
+# an answer ("Which one is most relevant?"), by its best
 # match (`BEST_MATCH`), saying so. Read as a measure, it quoted "No figure for “relevant”".
 BEST_MATCH = ("match",)
 _JUDGED = frozenset("relevant related similar important influential cited popular promising interesting useful "
@@ -176,10 +180,12 @@ def ranked(question: str) -> Ranked | None:
         before.pop()
     while after and after[0].lower() in _FRAME | (set() if before else _LEADING):
         after.pop(0)
+    if most and most.measure == BEST_MATCH and after[:1] and after[0].lower() in ("to", "for"):
+        after.pop(0)  # "the most relevant to LLM compression": the topic is what it is relevant to
     topic = " ".join(before + after)
-    if most is None or most.measure == BEST_MATCH or not [w for w in raw_terms(topic) if w not in STOPWORDS]:
+    if most is None or not [w for w in raw_terms(topic) if w not in STOPWORDS]:
         return None  # "Which one is the fastest?" has no topic: a pick among an answer's papers, if any
-    return Ranked(f"Which papers are about {topic}?", most)
+    return Ranked(f"Which papers are about {topic}?", most)  # BEST_MATCH: the topic's best matches (`asks`)
 
 
 _ZH_LABEL = {"快": "速度", "便宜": "成本", "长": "长度", "短": "长度"}
@@ -190,19 +196,22 @@ _ZH_AROUND = re.compile(r"^(?:在|关于|针对|对于|对)|(?:上|中|里|方�
 def _zh_ranked(question: str) -> Ranked | None:
     """`ranked` of a Chinese question: "哪篇论文在大语言模型推理上的加速比最大？", "哪个目标检测模型最快？"."""
     m = _ZH_PICK.search(question)
-    if m is None or _ZH_AMONG.search(question) or m.group("sup") not in _ZH_MOST:
+    if m is None or _ZH_AMONG.search(question):
         return None
     measure = m.group("measure") or ""
     if _ZH_GENERIC.match(measure):  # "哪篇关于扩散模型的论文最..." names no measure
         measure = ""
-    gloss = to_english_query(measure).split()
-    most = _most(_ZH_MOST[m.group("sup")], [w for w in gloss if w.isalpha() and w.isascii()][:2])
-    most = most._replace(label=measure or _ZH_LABEL.get(m.group("sup"), "")) if most else None
+    if m.group("sup") in _ZH_JUDGED:  # "关于神经辐射场，哪篇论文最重要？": the topic's best matches
+        most: Most | None = Most("most", BEST_MATCH, True, label=m.group("sup"))
+    else:
+        gloss = to_english_query(measure).split()
+        most = _most(_ZH_MOST[m.group("sup")], [w for w in gloss if w.isalpha() and w.isascii()][:2])
+        most = most._replace(label=measure or _ZH_LABEL.get(m.group("sup"), "")) if most else None
     inner = question[m.start() + 2:m.start("measure") - 1 if m.group("measure") else m.start("sup") - 1]
     inner = re.sub(r"^[篇个项种]?(?:论文|文章|工作)?", "", inner)
     topic = re.sub(r"[，,、\s]+$", "", question[:m.start()]) + inner
     while (cut := _ZH_AROUND.sub("", topic)) != topic:
         topic = cut
-    if most is None or most.measure == BEST_MATCH or not has_cjk(topic) and not raw_terms(topic):
+    if most is None or not has_cjk(topic) and not raw_terms(topic):
         return None
     return Ranked(f"哪些论文研究{topic}？", most)
