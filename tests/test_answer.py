@@ -258,7 +258,28 @@ def test_is_the_code_available_quotes_the_papers_that_say_so_and_only_them(seede
     other = seeded.ask("What is NestQuant?")
     none = seeded.ask(question, history=[("What is NestQuant?", other)])
     # NestQuant's abstract says nothing of code: before, its perplexity sentence was quoted as the answer.
-    assert none.abstained and none.text.startswith(("None of the papers of the previous answer", "上一个回答中的论文"))
+    assert none.abstained and none.text.startswith(("None of the abstracts of the previous answer's papers says whether",
+                                                    "上一个回答中论文的摘要都没有提到代码"))
+    assert not none.outside  # no library-wide search for "code"
+
+
+@pytest.mark.parametrize("follow_up", ["Which of them use quantization?", "And which ones use flow matching?"])
+def test_which_of_them_naming_a_topic_none_of_them_is_on_names_the_librarys_papers_on_it(seeded, follow_up):
+    """Before, the answer said only that none of the previous papers does, while the library held papers that do."""
+    from paperscope.answer.followup import picks_by_topic
+
+    assert picks_by_topic(follow_up) and not picks_by_topic("Which of them have code available?")
+    q = "Which papers work on LLM inference efficiency?"
+    first = seeded.ask(q)
+    before = {c.paper_id for c in first.citations}
+    assert before and not any("Quant" in c.title or "Flow Matching" in c.title for c in first.citations)
+    ans = seeded.ask(follow_up, history=[(q, first)])
+    assert ans.abstained and ans.outside and ans.text.startswith("None of the papers of the previous answer addresses this. "
+                                                                 "Elsewhere in the library,")
+    named = {n.paper_id for n in ans.nearest}
+    assert named and not named & before
+    word = "Quant" if "quantization" in follow_up else "Flow Matching"
+    assert all(word in n.title for n in ans.nearest)
 
 
 @pytest.mark.parametrize("follow_up", ["What datasets do they use?", "Who wrote them?", "Which venues are they from?",

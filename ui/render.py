@@ -162,8 +162,9 @@ def abstention(answer: Answer) -> str:
     lines = (answer.text or "").splitlines()
     headline = lines[0] if lines else "No paper in the library covers this question."
     items = _paper_list(answer.nearest)
-    # Within filters, the papers outside them that address the question: matches, not weaker ones.
-    head = "Outside the filter, these address it:" if answer.outside else "Nearest papers (weaker matches):"
+    # Papers outside the filters or the previous answer that address the question (the headline says
+    # which): matches, not weaker ones.
+    head = "These address it:" if answer.outside else "Nearest papers (weaker matches):"
     nearest = (f'<div class="ps-near-head">{head}</div><ul class="ps-near">{items}</ul>'
                if items else "".join(f"<div>{esc(line)}</div>" for line in lines[1:]))
     return (f'<div class="ps-answer ps-abstain"><div class="ps-abstain-head">{esc(headline)}</div>'

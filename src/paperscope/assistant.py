@@ -26,7 +26,7 @@ from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, History, draft_pieces
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
 from paperscope.answer.figures import figure_plan, quoting_figures
-from paperscope.answer.followup import all_of_them, by_place, is_follow_up, narrows, scoring_text, unpointed
+from paperscope.answer.followup import all_of_them, by_place, is_follow_up, narrows, picks_by_topic, scoring_text, unpointed
 from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text, similar_abstain
 from paperscope.answer.shape import shaped
 from paperscope.answer.verify import Verified, removal_notes, verify
@@ -176,8 +176,11 @@ class Assistant(Library):
                 focus = foreign.english if foreign is not None else to_english_query(unpointed(question))
                 self.relevance.quote(scored, decision.cited, snapshot, focus, self.embedder.embed([focus])[0])
                 self.crosslingual.quote(question, snapshot, decision.cited)
-                return Plan(base.question, standalone, scored.evidence, decision.cited, notes=notes,
+                plan = Plan(base.question, standalone, scored.evidence, decision.cited, notes=notes,
                             abstain=AbstainReason.NONE_OF_THOSE if decision.abstain else None)
+                if decision.abstain and picks_by_topic(question):  # none of them: the library's papers on it
+                    plan.outside, plan.outside_n = self.gather.elsewhere(question, snapshot, filters, limit, restrict)
+                return plan
         # "Give me three papers on X", "the latest papers on X", "Who works on X?", "X that do not use Y".
         wants = asks(question)
         question, limit, cut = wants.question, wants.number or limit, wants.exclusion

@@ -341,6 +341,17 @@ class Gatherer:
         venue = [p.venue for p in self.catalog.papers([one]).values()] if one else []  # as the papers write it
         return cited[:show], len(cited), filters.described(venue, chinese(question))
 
+    def elsewhere(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, show: int,
+                  besides: set[str]) -> tuple[list[Evidence], int]:
+        """For a follow-up that picks among the previous papers by a topic none of them is on ("Which of
+        them use quantization?" after two papers on LLM inference): the other papers of the library
+        (within the filters) on that topic (`find_all`'s decision; the best `show`), and how many.
+        Before, the answer said only that none of the previous papers does, while NestQuant and SLiM
+        quantize LLMs."""
+        decision = self.relevance.decide(self.scored_all(question, snapshot, filters), snapshot, None, every=True)
+        cited = [] if decision.abstain else [ev for ev in decision.cited if ev.paper.paper_id not in besides]
+        return cited[:show], len(cited)
+
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
         """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
         LocMoE published?", `text.asks.asks_record`), each quoting the sentence that says what it

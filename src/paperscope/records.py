@@ -149,7 +149,8 @@ class Answer(BaseModel):
     evidence_ids: list[str] = Field(default_factory=list)  # papers considered, best support first
     notes: list[str] = Field(default_factory=list)  # e.g. "removed citation [9]: no such paper was provided"
     timings: dict[str, float] = Field(default_factory=dict)
-    # The abstention is within filters, and `nearest` are papers outside them that address the question.
+    # The abstention is within filters (or among the previous answer's papers), and `nearest` are papers
+    # outside them that address the question.
     outside: bool = False
 
     @field_serializer("timings")

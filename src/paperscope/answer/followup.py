@@ -159,6 +159,18 @@ def narrows(question: str) -> bool:
     return bool(_NARROWS.search(question) or _CODE.search(question)) or _only_scope(question)
 
 
+def asks_code(question: str) -> bool:
+    """Does the follow-up ask where the previous papers' code is ("Is the code available?")?"""
+    return bool(_CODE.search(question))
+
+
+def picks_by_topic(question: str) -> bool:
+    """Does the follow-up pick among the previous papers by a topic of its own ("Which of them use
+    quantization?", "And which ones use flow matching?")? When none of them fits, the library's papers
+    on that topic are named (`Gatherer.elsewhere`); not for their code or a venue or year alone."""
+    return bool(_NARROWS.search(question)) and not _CODE.search(question) and not _only_scope(question)
+
+
 def scoring_text(question: str, earlier: str) -> str:
     """What a follow-up's candidates are scored with: the question with the earlier one (which of
     the previous papers "it" is), or alone when it picks among them (`narrows`)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from paperscope.answer.extractive import where
+from paperscope.answer.followup import asks_code
 from paperscope.records import Answer, Evidence, NearestPaper
 from paperscope.text.zh import chinese
 
@@ -39,7 +40,8 @@ class Plan:
     remarks: list[str] = field(default_factory=list)  # said after the answer: its order, that more papers exist
     lead: list[str] = field(default_factory=list)  # said before it: what the question asked of the papers (who, by venue)
     # Abstaining within filters: the papers that address the question without them, and how many
-    # (`Gatherer.outside`); `detail` says the filters.
+    # (`Gatherer.outside`); `detail` says the filters. Among the previous answer's papers (NONE_OF_THOSE):
+    # the library's other papers that do (`Gatherer.elsewhere`).
     outside: list[Evidence] = field(default_factory=list)
     outside_n: int = 0
 
@@ -63,6 +65,10 @@ _TEXT = {
            "outside": "No paper {scope} addresses this question. Without that filter, {n} in the library {verb}; "
                       "the best:\n",
            "none_of_those": "None of the papers of the previous answer addresses this.",
+           "no_code": "None of the abstracts of the previous answer's papers says whether its code is available "
+                      "(no repository or release is mentioned); the papers' pages may link it.",
+           "elsewhere": "None of the papers of the previous answer addresses this. Elsewhere in the library, {n} "
+                        "{verb}; the best:\n",
            "no_other": "No other paper in the library addresses this: the previous answer showed every one.",
            "nearest": "\nThe nearest papers are weaker matches:\n", "related": f"{RELATED_HEAD} (not cited):\n",
            "or": " or ", "more": "More papers in the library address this; `paperscope ask --all` (or `find_all`) "
@@ -92,6 +98,8 @@ _TEXT = {
            "none": "语料库中没有论文回答这个问题。", "nearest": "\n最接近的论文（较弱的匹配）：\n",
            "outside": "没有{scope}的论文涉及这个问题。不加这个筛选条件，库中有 {n} 篇论文与此相关；最相关的：\n",
            "none_of_those": "上一个回答中的论文都不涉及这个问题。",
+           "no_code": "上一个回答中论文的摘要都没有提到代码是否公开（没有提到代码仓库或发布）；论文页面上可能有链接。",
+           "elsewhere": "上一个回答中的论文都不涉及这个问题。库中其他论文里有 {n} 篇与此相关；最相关的：\n",
            "no_other": "库中没有其他论文与此相关：上一个回答已列出全部。",
            "related": "相关但较弱的匹配（未引用）：\n", "or": "或",
            "more": "库中还有更多相关论文；`paperscope ask --all`（或 find_all）可列出全部。",
@@ -256,7 +264,8 @@ def abstention_text(plan: Plan) -> str:
     t = _TEXT["zh" if chinese(plan.question) else "en"]
     if plan.outside:
         n = plan.outside_n if chinese(plan.question) else "one paper" if plan.outside_n == 1 else f"{plan.outside_n} papers"
-        return t["outside"].format(scope=plan.detail, n=n, verb="does" if plan.outside_n == 1 else "do") + _names(plan.outside)
+        key = "elsewhere" if plan.abstain is AbstainReason.NONE_OF_THOSE else "outside"
+        return t[key].format(scope=plan.detail, n=n, verb="does" if plan.outside_n == 1 else "do") + _names(plan.outside)
     if plan.abstain is AbstainReason.NO_SEARCHABLE_WORDS:
         text = t["no_words"]
     elif plan.abstain is AbstainReason.EMPTY_LIBRARY:
@@ -266,7 +275,8 @@ def abstention_text(plan: Plan) -> str:
     elif plan.abstain is AbstainReason.NO_OTHER_PAPER:
         text = t["no_other"]
     elif plan.abstain is AbstainReason.NONE_OF_THOSE:
-        text = t["none_figure"].format(measure=plan.detail) if plan.detail else t["none_of_those"]
+        text = (t["none_figure"].format(measure=plan.detail) if plan.detail
+                else t["no_code"] if asks_code(plan.question) else t["none_of_those"])
     elif plan.uncovered:
         text = t["uncovered"].format(parts=_listing(plan.uncovered, t["or"]))
     elif plan.partial:
