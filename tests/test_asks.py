@@ -385,6 +385,10 @@ def test_the_papers_on_a_topic_counted_by_venue_and_by_year(spiking):
     ("Which models do the papers on quantization evaluate?", "quantization"),
     ("How do the MoE papers differ?", "MoE"), ("What do the MoE papers have in common?", "MoE"),
     ("What problems do the SLAM papers address?", "SLAM"),
+    ("What benchmarks are used for text-to-SQL?", "text-to-SQL"),
+    ("What loss functions are used for metric learning?", "metric learning"),  # was a topic word
+    ("Which sensors are commonly used for terrain classification?", "terrain classification"),
+    ("What losses are used to train NeRF?", "NeRF"),
 ])
 def test_a_question_about_the_papers_on_a_topic_as_a_group(question, topic):
     from paperscope.text.tallies import grouped

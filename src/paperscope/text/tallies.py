@@ -95,12 +95,14 @@ _GENRES = re.compile(r"^(?:position|survey|review|benchmark|dataset|theory|theor
                      r"long|oral|spotlight|poster|best|award[- ]winning|seminal|classic|influential|key|important)$", re.I)
 
 
-# "What benchmarks are used for text-to-SQL?", "Which metrics are commonly reported for crowd counting?": the
-# papers on the topic, each quoting its benchmarks (one of 11 text-to-SQL papers was cited: "benchmarks" was
-# a topic word).
+# "What benchmarks are used for text-to-SQL?", "Which metrics are commonly reported for crowd counting?", "What
+# loss functions / sensors / architectures are used for X?": the papers on the topic, each quoting its benchmarks
+# (one of 11 text-to-SQL papers was cited: "benchmarks" was a topic word; one of 15+ on metric learning for losses).
 _USED_FOR = re.compile(r"^\W*(?:what|which)\s+(?:(?:evaluation\s+)?(?:datasets|benchmarks|metrics|baselines|corpora|simulators)|"
+                       r"loss(?:\s+functions|es)|(?:network\s+)?architectures|backbones|sensors|features|optimizers|"
                        r"data\s+sets|test\s+sets)\s+(?:are|is|were|have\s+been)\s+(?:\w+ly\s+)?(?:used|employed|adopted|"
-                       r"reported|considered|common|standard|popular)\s+(?:for|in|on|by|to\s+evaluate)\s+(?P<t>[^?]+)", re.I)
+                       r"reported|considered|common|standard|popular)\s+(?:for|in|on|by|to\s+(?:evaluate|train))\s+"
+                       r"(?P<t>[^?]+)", re.I)
 
 
 def grouped(question: str) -> str | None:
