@@ -102,6 +102,13 @@ _FIELD_FRAMES = (
                r"remaining|known|common|open|fundamental))*(?=\s+(?:limitations|challenges|(?<=open\s)(?:problems|"
                r"questions)|drawbacks|weaknesses|shortcomings|(?:future|research)\s+directions|risks|pitfalls|bottlenecks|"
                r"obstacles)\s+(?:of|in|for|with|facing|around)\b)", re.I),
+    # The field's practice asked as a passive or of a kind of thing: "How can catastrophic forgetting be
+    # mitigated?", "How is uncertainty estimated in deep learning?", "How do robots learn to grasp
+    # transparent objects?" (each cited one paper, as a factoid). Not "How does X ...?", "How is it /
+    # the model ...?" (one paper, or the previous answer's), "How many / much / large ...".
+    re.compile(r"^\s*how\s+(?:is|are|can|could|should|might|may)(?=\s+(?!(?:it|they|this|that|these|those|its|their|the)\b)"
+               r"(?:[\w-]+\s+){1,5}?(?:be\s+)?[a-z]{3,}(?:ed|en|wn|ne|lt|ught)\b)"
+               r"|^\s*how\s+do(?=\s+(?!(?:they|we|you|i|these|those|the\s+authors?)\b)(?:[\w-]+\s+){0,2}[\w-]+s\s)", re.I),
     # "How many papers study X?": a count of the papers on X, so the papers (it cited one).
     re.compile(r"^\s*how\s+many\s+(?:of\s+(?:the|these|your)\s+)?(?:papers|works|studies|articles|publications|abstracts)\b",
                re.I),
