@@ -194,6 +194,19 @@ def test_shipped_theory_model_is_what_contribution_train_fits(tmp_path):
     ("Did anyone study the overall opinion a long document, like a review, expresses toward people?", None, None),
     ("Which papers classify product reviews?", None, None),
     ("Which papers propose new positional encodings?", None, None),
+    # A new dataset or benchmark with a topic; not the datasets papers use, nor "a dataset, or a toolset".
+    ("Which papers propose benchmarks for named entity recognition?", "dataset", "named entity recognition"),
+    ("Which datasets exist for text-to-SQL?", "dataset", "text-to-SQL"),
+    ("Are there datasets for crowd counting?", "dataset", "crowd counting"),
+    ("Is there a benchmark for evaluating LLM agents?", "dataset", "evaluating LLM agents"),
+    ("Which NER papers introduce new corpora?", "dataset", "NER"),
+    ("有哪些人群计数的数据集？", "dataset", "人群计数"),
+    ("What datasets are used for crowd counting?", None, None),
+    ("Which papers evaluate on benchmarks for NER?", None, None),
+    ("Which papers introduce a new dataset?", None, None),  # the kind alone (`asked`)
+    ("Are there papers that release a new dataset, or a toolset for generating one?", None, None),
+    ("有没有论文在做神经架构搜索的公开基准，让没有大算力的人也能复现实验？", None, None),
+    ("它们用了哪些数据集？", None, None),
 ])
 def test_a_genre_asked_with_a_topic_is_told_apart_and_removed_from_the_topic(question, kind, topic):
     g = contribution.genre(question)
@@ -202,7 +215,7 @@ def test_a_genre_asked_with_a_topic_is_told_apart_and_removed_from_the_topic(que
         return
     assert g is not None and g.kind == kind
     assert topic in g.topic
-    assert not re.search(r"surve|review|position|综述", g.topic, re.I)
+    assert not re.search(r"surve|review|position|综述|dataset|benchmark|corpora|数据集", g.topic, re.I)
 
 
 def test_an_overview_asked_of_the_assistant_is_no_genre():
@@ -294,3 +307,37 @@ def test_surveys_on_a_topic_are_cited_and_listed_and_no_other_paper(tmp_path, mo
     assert any(r["title"] in nearest for r in groups["grasping"])
     monkeypatch.setattr(gather, "genre", lambda question: None)
     assert {c.paper_id for c in a.ask("Is there a survey on robotic grasping?").citations} & ids["grasping"]
+
+
+def test_datasets_on_a_topic_are_the_papers_that_introduce_one_quoting_that_sentence(tmp_path):
+    """Real abstracts: named entity recognition papers, some introducing a corpus or benchmark.
+    Read as topic words, "benchmarks" cited the NER papers that evaluate on benchmarks (over 20,000
+    papers, 15, the first "Experiments on three benchmarks show ..."); asked for with the topic,
+    the papers cited are those that introduce one, each quoting the sentence that says so."""
+    from paperscope.bench.corpus import iter_records, write_jsonl
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    ner = re.compile(r"named entity recognition|\bNER\b", re.I)
+    data = re.compile(r"\b(Dataset|Corpus|Benchmark)\b")
+    groups: dict[str, list[dict]] = {"datasets": [], "methods": []}
+    wanted = {"datasets": 5, "methods": 25}
+    for r in iter_records(corpus):
+        if not ner.search(r["title"]):
+            continue
+        key = "datasets" if data.search(r["title"]) else "methods" if not re.search(r"data|corp|bench", r["title"], re.I) else None
+        if key and len(groups[key]) < wanted[key]:
+            groups[key].append(r)
+        if all(len(groups[k]) == n for k, n in wanted.items()):
+            break
+    assert len(groups["datasets"]) >= 3
+    a = Assistant.open(tmp_path / "data")
+    a.ingest([write_jsonl([r for rs in groups.values() for r in rs], tmp_path / "papers.jsonl")])
+    dataset_ids = {r["id"] for r in groups["datasets"]}
+    ans = a.ask("Which papers propose benchmarks for named entity recognition?")
+    cited = {c.paper_id for c in ans.citations}
+    assert len(cited & dataset_ids) >= 2
+    for c in ans.citations:
+        sentences = a.relevance.texts.get(a.catalog.papers([c.paper_id])[c.paper_id]).sentences
+        j = contribution.judge("dataset", c.title, sentences)
+        assert j.probability >= 0.5 and c.quote == sentences[j.sentence], c.title

@@ -102,6 +102,7 @@ class Scored:
     contribution: str | None = None  # the contribution kind asked for (`contribution.asked`); quotes chosen
     preset: bool = False  # papers listed by metadata alone (`Gatherer.in_scope`); quotes chosen
     held_for: str | None = None  # the genre asked with the topic, when papers on it were held back (`of_genre`)
+    genre: str | None = None  # the genre asked with the topic (`of_genre`): quotes show it first
 
     def merged(self, other: Scored) -> Scored:
         """This question's candidates together with another wording's (the same question with its
@@ -113,7 +114,7 @@ class Scored:
             if pid not in best or ev.support > best[pid].support:
                 best[pid] = ev
         return Scored(self.question, self.vectors, in_order(best.values()), contribution=self.contribution,
-                      held_for=self.held_for or other.held_for)
+                      held_for=self.held_for or other.held_for, genre=self.genre or other.genre)
 
 
 class Relevance:
@@ -250,7 +251,7 @@ class Relevance:
 
         held = {ev.paper.paper_id for ev in scored.evidence if ev.support > cap and other(ev)}
         evidence = [replace(ev, support=cap) if ev.paper.paper_id in held else ev for ev in scored.evidence]
-        return replace(scored, evidence=in_order(evidence), held_for=kind if held else scored.held_for)
+        return replace(scored, evidence=in_order(evidence), held_for=kind if held else scored.held_for, genre=kind)
 
     def _unlisted(self, scored: Scored, drop: Sequence[bool]) -> Scored:
         """`scored` with the papers `drop` marks capped just below the list threshold: find_all's
@@ -348,6 +349,9 @@ class Relevance:
             own = first_rules(q, sents, r, ev.paper.title, scores[start:start + len(f)])
             ev.sentences = ranked(sents, own, r) if sents else []
             start += len(f)
+            shows = judge(scored.genre, ev.paper.title, sents).sentence if scored.genre and focus is None else None
+            if shows is not None:  # "Which papers propose benchmarks for NER?": the sentence that introduces it
+                ev.sentences = [(sents[shows], 1.0)] + [x for x in ev.sentences if x[0] != sents[shows]]
 
     def by_contribution(self, kind: str, q: Question, qv: QuestionVectors, papers: Sequence[Paper]) -> Scored:
         """The papers judged on the contribution `kind` the question asks for (`contribution`),

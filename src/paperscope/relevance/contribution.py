@@ -49,7 +49,7 @@ import numpy.typing as npt
 from paperscope.relevance.claims import OWN, SURVEY_NOUN, Judgement, judge_code, judge_dataset, judge_genre
 from paperscope.relevance.framing import OVERVIEW_REQUEST
 from paperscope.relevance.question import Question
-from paperscope.text.analyzer import _stemmer
+from paperscope.text.analyzer import STOPWORDS, _stemmer, raw_terms
 
 KINDS = ("empirical", "theory", "dataset", "code", "position", "survey")
 GENRES = ("position", "survey")  # kinds a paper is as a whole (`genre`), asked alone or with a topic
@@ -292,6 +292,21 @@ _GENRE_WORDS = {
                          rf"existing|progress|advances|state of the art)\b"
                          rf"|\b(?:(?:{_ADJ}) )?(?:{SURVEY_NOUN}s?|reviews)(?: (?:papers?|articles?))?\b", re.I)}
 _GENRE_WORDS_ZH = {kind: re.compile(_ZH_GENRE[kind]) for kind in GENRES}
+# A new dataset or benchmark asked with a topic: "Which papers propose benchmarks for NER?", "Which
+# datasets exist for text-to-SQL?", "Are there datasets for sarcasm detection?", "有哪些文本转SQL的数据集？".
+# Read as topic words, "benchmarks" and "datasets" cited the topic's papers that evaluate on one (15 NER
+# papers over 20,000, the first "Experiments on three benchmarks show ...") or one paper (text-to-SQL,
+# with BookSQL, "A Large Scale Text-to-SQL Dataset", shown as related). Not "What datasets are used for
+# X?" (the datasets the papers use: `text.tallies.grouped`) nor "evaluate on benchmarks".
+_DATA = r"(?:benchmark\s+datasets?|datasets?|data\s+sets?|benchmarks?|corpus|corpora|testbeds?)"
+_DATASET_ASKED = re.compile(
+    rf"\b(?:{_NEW.pattern[3:-3]})\s+(?:(?:a|an|the|any|new|novel|large[- ]scale|public(?:ly available)?|annotated|"
+    rf"real[- ]world)\s+)*{_DATA}"
+    rf"|^\W*(?:which|what)\s+(?:(?:new|public|large[- ]scale)\s+)?{_DATA}\s+(?:exist|are\s+there|are\s+available|"
+    rf"(?:have|has)\s+been\s+(?:proposed|released|introduced|created|built|collected))\b"
+    rf"|^\W*(?:are|is)\s+there\s+(?:any\s+|an?\s+)?(?:(?:new|public)\s+)?{_DATA}\s+(?:for|on|of|about|in)\b", re.I)
+_DATASET_ZH = re.compile(r"(?:提出|发布|构建|贡献|公开|新的?|有哪些|有没有)[^，,。？?]{0,20}?(?:数据集|基准|语料库?)"
+                         r"(?=[吗呢]?[？?。]?$)")  # the thing asked for: not "...的公开基准，让没有大算力的人..."
 
 
 # A survey someone runs or answers (a questionnaire), not a paper that surveys a field.
@@ -314,4 +329,22 @@ def genre(question: str) -> Genre | None:
         else:
             continue
         return Genre(kind, topic) if topic != question else None
+    m = _DATASET_ASKED.search(question)
+    if m is not None and not re.match(r"\s*(?:[,;]|(?:or|and)\b)", question[m.end():]):  # not "a dataset, or a toolset"
+        after = re.sub(r"^\s*(?:for|on|of|about|in|covering)\s+", "", question[m.end():]).strip(" ?.!")
+        before = re.sub(r"\s*\b(?:papers?|works?|studies)$", "", _PAPERS_ASKED.sub("", question[:m.start()]).strip())
+        topic = " ".join(w for w in (before, after) if w)
+        if not [w for w in raw_terms(topic) if w not in STOPWORDS]:
+            return None  # "Which papers introduce a new dataset?" asks for the kind alone (`asked`)
+        return Genre("dataset", f"Which papers are about {topic}?")
+    m = _DATASET_ZH.search(question)
+    if m is not None and not _USED_ZH.search(question):
+        span = m.group(0)[:-len(_DATA_ZH.findall(m.group(0))[-1])]  # "有哪些文本转SQL的数据集" -> "...的论文"
+        return Genre("dataset", question.replace(m.group(0), re.sub(r"(?:提出|发布|构建|贡献|公开)了?|新的?", "", span) + "论文"))
     return None
+
+
+_DATA_ZH = re.compile(r"数据集|基准|语料库?")
+_PAPERS_ASKED = re.compile(r"^\W*(?:(?:which|what)\s+(?:papers?|works?|studies)?|(?:are|is)\s+there\s+(?:any\s+)?"
+                           r"(?:papers?|works?)?(?:\s+that)?)\s*", re.I)
+_USED_ZH = re.compile(r"用了|使用|采用|用到|评测|评估|测试")  # "它们用了哪些数据集": the datasets they use
