@@ -248,3 +248,34 @@ def test_a_topic_the_filters_leave_no_paper_for_names_the_papers_outside_them(de
     none = detectors.ask(f"Which papers on protein folding were published at {venue}?")
     assert none.abstained and not none.outside and "weaker matches" in none.text
     assert "Nearest papers (weaker matches)" in abstention(none)
+
+
+@pytest.mark.parametrize("question, mention", [
+    ("Which papers evaluate on KITTI?", ("KITTI", "")),
+    ("Which papers report results on ShanghaiTech?", ("ShanghaiTech", "")),
+    ("Which depth estimation papers use the KITTI dataset?", ("KITTI", "depth estimation")),
+    ("Which papers are evaluated on ImageNet?", ("ImageNet", "")),
+    ("Which papers test on CIFAR-10?", ("CIFAR-10", "")),
+    ("Which papers use the Spider benchmark?", ("Spider", "")),
+    ("Which papers mention SQuAD?", ("SQuAD", "")),
+    # A topic, not a name: the relevance model's question.
+    ("Which papers evaluate on real robots?", None), ("Which papers use BERT?", None),
+    ("Which papers evaluate on benchmarks?", None), ("Which papers use LLMs?", None),
+])
+def test_a_named_dataset_asked_for_is_a_mention(question, mention):
+    from paperscope.text.scope import named_mention
+
+    assert named_mention(question) == mention
+
+
+def test_the_papers_that_evaluate_on_a_named_dataset_are_those_that_write_it(seeded):
+    """Read by the relevance model, one dataset name made no paper likely enough: over 20,000 papers
+    "Which papers report results on ShanghaiTech?" abstained while 10 abstracts name it."""
+    ans = seeded.ask("Which papers evaluate on PCQM4Mv2?")
+    assert [c.title.split(":")[0] for c in ans.citations] == ["GraphGPT"] and "PCQM4Mv2" in ans.citations[0].quote
+    wiki = seeded.ask("Which papers report results on WikiText2?")  # written "wikitext2"
+    assert [c.title.split(":")[0] for c in wiki.citations] == ["NestQuant"] and "wikitext2" in wiki.citations[0].quote
+    every = seeded.find_all("Which papers evaluate on PCQM4Mv2?")
+    assert [c.paper_id for c in every.citations] == [c.paper_id for c in ans.citations]
+    none = seeded.ask("Which papers evaluate on ShanghaiTech?")  # no seed abstract names it: read as any question
+    assert none.abstained

@@ -34,7 +34,7 @@ from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
 from paperscope.text.asks import asks_record
-from paperscope.text.scope import asks_about_library, asks_for_everything, title_words
+from paperscope.text.scope import asks_about_library, asks_for_everything, named_mention, title_words
 from paperscope.text.zh import chinese
 
 FilterArg = Filters | Mapping[str, Any] | None
@@ -69,6 +69,7 @@ NAMED_MIN_LIBRARY = 20 * NAMED_NEAR
 CONTRIBUTION_DEPTH = 300
 SIMILAR_POOL = 60  # candidates a reference paper's title gathers for `Gatherer.similar`
 SIMILAR_MAX = 10  # papers cited as like it, the nearest first
+MENTION_POOL = 2000  # BM25 hits read for the papers that write a named dataset (`Gatherer.mentioning`)
 MAX_RECORDS = 3  # papers a question about papers' records ("Who wrote X and Y?") answers from
 
 
@@ -278,12 +279,57 @@ class Gatherer:
         titled = self.catalog.titled(title_words(question))
         if titled:  # none: read as any question, which says what no paper covers
             return self.in_scope(question, snapshot, filters, titled)
+        mention = named_mention(question)
+        if mention is not None:
+            return self.mentioning(*mention, question, snapshot, filters)
         if filters is None and not asks_for_everything(question):
             return None
         _, analysis, _ = self.crosslingual.query(question, snapshot, 1)
         if self.relevance.analyze(analysis, snapshot).groups and not asks_about_library(question):
             return None
         return self.in_scope(question, snapshot, filters)
+
+    def mentioning(self, name: str, topic: str, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
+        """The papers whose title or abstract writes `name` (a dataset or benchmark: "KITTI",
+        `text.scope.named_mention`), most mentions first, each quoting its first sentence that
+        writes it; with a `topic` ("Which depth estimation papers ..."), those of them on it (the
+        relevance decision). None when no paper writes it: the question is then read as any."""
+        written = re.compile(r"(?<![\w-])" + r"[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", name)) + r"(?!\w)",
+                             re.I)
+        f = Filters.of(filters) or Filters()
+        admitted = self.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
+        found = [pid for pid, _ in snapshot.search(name, MENTION_POOL, allowed=admitted)]
+        papers = self.catalog.papers(found)
+
+        def as_asked(written_as: str) -> bool:
+            """Written as a name: any case for "kitti", "WikiText2" (wikitext2), "nuScenes"; not all lower
+            case for "KITTI"; a capital first and not all capitals for a capitalised word ("Spider": not
+            "jumping spider" nor the SPIDER optimizer)."""
+            if name == name.lower() or re.search(r"\d|\w[A-Z]", name) and name != name.upper():
+                return True
+            if name == name.upper():
+                return written_as != written_as.lower()
+            return written_as[:1].isupper() and written_as != written_as.upper()
+
+        def writes(text: str) -> bool:
+            return any(as_asked(m.group(0)) for m in written.finditer(text))
+
+        quotes = {pid: next((s for s in paper_sentences(p) if writes(s)), None) for pid, p in papers.items()
+                  if writes(p.display_title) or writes(p.abstract)}
+        ids = [pid for pid in found if pid in quotes]
+        if not ids:
+            return None
+        if topic:  # "Which depth estimation papers evaluate on KITTI?": of those, the ones on depth estimation
+            on = self.scored(f"Which papers are about {topic}?", snapshot, filters, restrict=set(ids))
+            cited = {ev.paper.paper_id for ev in self.relevance.decide(on, snapshot, None, every=True).cited}
+            ids = [pid for pid in ids if pid in cited]
+            if not ids:
+                return None
+        q = self.relevance.analyze(question, snapshot)
+        vectors = self.relevance.vectors(q, self.embedder.embed([question])[0])
+        evidence = [Evidence(i, papers[pid], 1.0, [(quotes[pid] or own_work(papers[pid]), 1.0)])
+                    for i, pid in enumerate(ids, 1)]
+        return Scored(q, vectors, evidence, preset=True)
 
     def similar(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, last: Answer | None,
                 limit: int) -> Like | None:
