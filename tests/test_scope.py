@@ -4,6 +4,7 @@ question that names only them lists the papers they admit."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -279,3 +280,34 @@ def test_the_papers_that_evaluate_on_a_named_dataset_are_those_that_write_it(see
     assert [c.paper_id for c in every.citations] == [c.paper_id for c in ans.citations]
     none = seeded.ask("Which papers evaluate on ShanghaiTech?")  # no seed abstract names it: read as any question
     assert none.abstained
+    best = seeded.ask("Which paper reports the lowest perplexity on WikiText2?")
+    assert [c.title.split(":")[0] for c in best.citations] == ["NestQuant"] and "6.6" in best.citations[0].quote
+    assert "The one paper in the library that addresses this reports a figure for \u201cperplexity\u201d" in best.text
+
+
+def test_a_named_dataset_among_real_abstracts_lists_every_paper_that_writes_it(tmp_path):
+    """Real abstracts naming ShanghaiTech (crowd counting, anomaly detection) among others: each is
+    listed, alone or for a superlative ("the lowest MAE on ShanghaiTech" read "ShanghaiTech" as its topic)."""
+    from conftest import SHARED, need
+    from paperscope.assistant import Assistant
+    from paperscope.bench.corpus import iter_records, write_jsonl
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    named, other = [], []
+    for r in iter_records(corpus):
+        text = r["title"] + " " + r["abstract"]
+        if "ShanghaiTech" in text and len(named) < 8:
+            named.append(r)
+        elif "hanghai" not in text and re.search(r"crowd|anomal|count", text, re.I) and len(other) < 40:
+            other.append(r)
+        if len(named) == 8 and len(other) == 40:
+            break
+    a = Assistant.open(tmp_path / "data")
+    a.ingest([write_jsonl(named + other, tmp_path / "papers.jsonl")])
+    ids = {r["id"] for r in named}
+    every = a.find_all("Which papers report results on ShanghaiTech?")
+    assert {c.paper_id for c in every.citations} == ids
+    assert all(re.search("shanghaitech", c.quote, re.I) for c in every.citations)
+    best = a.ask("Which paper reports the lowest MAE on ShanghaiTech?")
+    assert best.citations and {c.paper_id for c in best.citations} <= ids

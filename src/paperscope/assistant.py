@@ -47,7 +47,7 @@ from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
 from paperscope.text.asks import asks, asks_record, counts_papers
-from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, read_scope
+from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, named_topic, read_scope
 from paperscope.text.superlatives import most_of
 from paperscope.text.tallies import tallied
 from paperscope.text.zh import chinese, to_english_query
@@ -187,7 +187,9 @@ class Assistant(Library):
         rest = self.relevance.analyze(to_english_query(cut.question), snapshot) if cut else None  # a claim's "but not" is its own
         cut = cut if rest is not None and rest.groups and rest.kind == "list" else None
         topic = cut.question if cut else question
-        scored = self.gather.scored_all(topic, snapshot, filters) if wants.deep else self.scored(topic, snapshot, filters)
+        name = named_topic(base.question, topic) if wants.most else None  # "the lowest MAE on ShanghaiTech"
+        scored = (name and self.gather.mentioning(name, "", base.question, snapshot, filters)) or (
+            self.gather.scored_all(topic, snapshot, filters) if wants.deep else self.scored(topic, snapshot, filters))
         scored, dropped = self.relevance.without(scored, cut.english, snapshot) if cut else (scored, 0)
         decision = self.relevance.decide(scored, snapshot, None if wants.every else limit, every=wants.every)
         remarks, lead = [remark.more_text(chinese(question))] if decision.more else [], list[str]()

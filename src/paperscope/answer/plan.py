@@ -90,6 +90,8 @@ _TEXT = {
                        "in {its} abstract; only {those} {are} shown.",
            "reported_all": "Each of the {n} papers in the library that address this reports a figure for "
                            "\u201c{measure}\u201d in its abstract.",
+           "reported_one": "The one paper in the library that addresses this reports a figure for \u201c{measure}\u201d "
+                           "in its abstract.",
            "reported_none": "No paper in the library that addresses this reports a figure for \u201c{measure}\u201d in "
                             "its abstract; {listed}."},
     "zh": {"no_words": "问题中没有可检索的词，无法匹配任何论文。", "empty": "文献库为空：{detail}。",
@@ -115,6 +117,7 @@ _TEXT = {
            "best_match": "上一个回答的论文中，这篇与问题最匹配：“{word}”按匹配程度理解，库中没有引用次数、评审等对论文的评价。",
            "reported": "库中与此相关的 {n} 篇论文中，有 {k} 篇在摘要中报告了“{measure}”的数值；只列出这些论文。",
            "reported_all": "库中与此相关的 {n} 篇论文都在摘要中报告了“{measure}”的数值。",
+           "reported_one": "库中与此相关的 1 篇论文在摘要中报告了“{measure}”的数值。",
            "reported_none": "库中与此相关的 {n} 篇论文的摘要都没有报告“{measure}”的数值；以下按相关程度列出。"},
 }
 
@@ -179,7 +182,7 @@ def reported_text(k: int, n: int, measure: str, chinese: bool = False) -> str:
     """Said first after a superlative question over the library ("Which paper reports the largest
     speedup for X?"): how many of the `n` papers on its topic report the measure."""
     t = _TEXT["zh" if chinese else "en"]
-    key = "reported_none" if not k else "reported_all" if k == n else "reported"
+    key = "reported_none" if not k else ("reported_one" if n == 1 else "reported_all") if k == n else "reported"
     one = (k or n) == 1
     return t[key].format(k=k, n=n, measure=measure, verb="reports" if one else "report", its="its" if one else "their",
                          those="that one" if one else "those", are="is" if one else "are",

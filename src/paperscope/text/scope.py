@@ -322,6 +322,17 @@ def named_mention(question: str) -> tuple[str, str] | None:
 _NOT_NAMES = frozenset("llms gpus cpus gnns cnns rnns".split())
 
 
+def named_topic(asked: str, topic_question: str) -> str | None:
+    """The dataset a superlative asks about when its topic is one ("Which paper reports the lowest MAE
+    on ShanghaiTech?": `text.superlatives.ranked` reads the topic "ShanghaiTech"): a name (a digit or a
+    capital past its first letter, three words at most) written after "on", "for" or "in"; else None."""
+    m = re.match(r"^Which papers are about (?P<t>.+)\?$", topic_question)
+    name = m.group("t").strip() if m else ""
+    if not name or len(name.split()) > 3 or not re.search(r"\d|\w[A-Z]|^[A-Z]{2,}$", name) or name.lower() in _NOT_NAMES:
+        return None
+    return name if re.search(rf"\b(?:on|for|in)\s+(?:the\s+)?{re.escape(name)}\b", asked) else None
+
+
 def asks_about_library(question: str) -> bool:
     """Whether `question` asks what the library holds in words that would otherwise read as a topic."""
     return bool(_LIBRARY_ITSELF.search(question))
