@@ -20,7 +20,7 @@ LAYERS = [
     ("paperscope.assistant",),
     ("paperscope.library",),
     ("paperscope.answer", "paperscope.relevance", "paperscope.retrieve", "paperscope.crosslingual", "paperscope.ingest",
-     "paperscope.integrations", "paperscope.gather"),
+     "paperscope.integrations", "paperscope.gather", "paperscope.listings"),
     ("paperscope.index", "paperscope.llm"),
     ("paperscope.text", "paperscope.records", "paperscope.settings", "paperscope.registry", "paperscope.secrets",
      "paperscope._env"),

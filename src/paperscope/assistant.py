@@ -30,13 +30,14 @@ from paperscope.answer.followup import all_of_them, by_place, is_follow_up, narr
 from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text, similar_abstain
 from paperscope.answer.shape import shaped
 from paperscope.answer.verify import Verified, removal_notes, verify
-from paperscope.gather import FilterArg, own_work
+from paperscope.gather import FilterArg
 from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder, make_embedder
 from paperscope.index.store import ChromaStore
 from paperscope.library import Library
 from paperscope.library import QuestionError as QuestionError  # re-exported: surfaces catch it from here
+from paperscope.listings import own_work
 from paperscope.records import Answer
 from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
@@ -138,13 +139,13 @@ class Assistant(Library):
             return base
         question, notes = base.standalone, base.notes
         limit = max_citations or self.settings.answer.max_citations
-        scope = None if prior and is_follow_up(question) else self.gather.by_scope(question, snapshot, filters)
+        scope = None if prior and is_follow_up(question) else self.listings.by_scope(question, snapshot, filters)
         if scope is not None:  # papers by venue, year or author, or all of them
             listed = scope.evidence
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             return Plan(base.question, base.question, listed, listed[:limit], notes=notes)
-        record = self.gather.record_of(question, snapshot, filters)  # "Who wrote NestQuant?": its own record
+        record = self.listings.record_of(question, snapshot, filters)  # "Who wrote NestQuant?": its own record
         if record is not None:
             return Plan(base.question, base.question, record, record, notes=notes)
         like = self.gather.similar(question, snapshot, filters, prior[-1] if prior else None, limit)
@@ -188,7 +189,7 @@ class Assistant(Library):
         cut = cut if rest is not None and rest.groups and rest.kind == "list" else None
         topic = cut.question if cut else question
         name = named_topic(base.question, topic) if wants.most else None  # "the lowest MAE on ShanghaiTech"
-        scored = (name and self.gather.mentioning(name, "", base.question, snapshot, filters)) or (
+        scored = (name and self.listings.mentioning(name, "", base.question, snapshot, filters)) or (
             self.gather.scored_all(topic, snapshot, filters) if wants.deep else self.scored(topic, snapshot, filters))
         scored, dropped = self.relevance.without(scored, cut.english, snapshot) if cut else (scored, 0)
         decision = self.relevance.decide(scored, snapshot, None if wants.every else limit, every=wants.every)
@@ -306,7 +307,7 @@ class Assistant(Library):
         plan, snapshot, filters = self._prepare(question, filters)
         timings: dict[str, float] = {}
         tally = tallied(plan.standalone)
-        scored: Scored | None = None if plan.abstain is not None else self.gather.by_scope(
+        scored: Scored | None = None if plan.abstain is not None else self.listings.by_scope(
             plan.standalone, snapshot, filters)  # papers by venue, year or author, or all of them
         if scored is not None:
             plan.evidence = plan.cited = scored.evidence

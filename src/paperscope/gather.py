@@ -8,7 +8,6 @@ Leaves out: deciding what to cite (`relevance.decision`) and quoting (`Relevance
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,25 +20,20 @@ from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder
 from paperscope.index.store import ChromaStore
-from paperscope.records import Answer, Evidence, Hit, Paper
+from paperscope.records import Answer, Evidence, Hit
 from paperscope.relevance import Relevance, Scored, in_order
 from paperscope.relevance.contribution import GATHER, asked, genre
 from paperscope.relevance.decision import MAX_RELATED
 from paperscope.relevance.features import QuestionVectors
 from paperscope.relevance.library_terms import library_phrases
 from paperscope.relevance.question import Question
-from paperscope.relevance.sentences import paper_sentences
 from paperscope.relevance.similar import SIMILAR_FLOOR, asks_others, asks_similar, closeness, named, refers_back
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
-from paperscope.text.asks import asks_record
-from paperscope.text.scope import asks_about_library, asks_for_everything, named_mention, title_words
 from paperscope.text.zh import chinese
 
 FilterArg = Filters | Mapping[str, Any] | None
-# A paper listed by metadata alone quotes its first sentence that says what the paper does.
-_OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work|study|article|note)|here)\b", re.I)
 
 GUARANTEED_PER_RETRIEVER = 10  # each retriever's top papers always reach the relevance model
 # find_all reads this far down each retriever's list (and BM25's for the query's variants). At
@@ -69,8 +63,6 @@ NAMED_MIN_LIBRARY = 20 * NAMED_NEAR
 CONTRIBUTION_DEPTH = 300
 SIMILAR_POOL = 60  # candidates a reference paper's title gathers for `Gatherer.similar`
 SIMILAR_MAX = 10  # papers cited as like it, the nearest first
-MENTION_POOL = 2000  # BM25 hits read for the papers that write a named dataset (`Gatherer.mentioning`)
-MAX_RECORDS = 3  # papers a question about papers' records ("Who wrote X and Y?") answers from
 
 
 @dataclass(frozen=True)
@@ -118,14 +110,14 @@ class Gatherer:
         top 10) and their stored chunk vectors. `deep` (find_all): every paper in either
         retriever's top `depth` (default `FIND_ALL_DEPTH`), and BM25's for the acronym/expansion
         variants."""
-        english, analysis, qvec, hits = self._search(question, snapshot, filters, k, restrict, exclude, deep, depth)
+        english, analysis, qvec, hits = self.search(question, snapshot, filters, k, restrict, exclude, deep, depth)
         q = self.relevance.analyze(analysis, snapshot)
         chunks = {pid: n for pid, (_, n) in self.catalog.hashes([h.paper_id for h in hits]).items()}
         known = acronyms_in(english)
         vectors = self.relevance.vectors(q, qvec, lambda text: snapshot.acronyms.spell_out(text, known))
         return Candidates(q, vectors, hits, self.store.paper_vectors(chunks))
 
-    def _search(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, k: int | None = None,
+    def search(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, k: int | None = None,
                 restrict: set[str] | None = None, exclude: set[str] | None = None, deep: bool = False,
                 depth: int | None = None) -> tuple[str, str, npt.NDArray[np.float32], list[Hit]]:
         """The retrieval half of `candidates`: the question in English, its text for analysis,
@@ -271,66 +263,6 @@ class Gatherer:
         out.named = phrase
         return out
 
-    def by_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
-        """`in_scope` for a question that names no topic but filters ("Which papers are?", what
-        is left of "Which papers are by Sattar Vakili?" once the author is read as a filter) or
-        asks for every paper ("List all papers"), or for the papers with given words in their
-        titles ("Which papers have scaling in the title?"); None for any other question."""
-        titled = self.catalog.titled(title_words(question))
-        if titled:  # none: read as any question, which says what no paper covers
-            return self.in_scope(question, snapshot, filters, titled)
-        mention = named_mention(question)
-        if mention is not None:
-            return self.mentioning(*mention, question, snapshot, filters)
-        if filters is None and not asks_for_everything(question):
-            return None
-        _, analysis, _ = self.crosslingual.query(question, snapshot, 1)
-        if self.relevance.analyze(analysis, snapshot).groups and not asks_about_library(question):
-            return None
-        return self.in_scope(question, snapshot, filters)
-
-    def mentioning(self, name: str, topic: str, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
-        """The papers whose title or abstract writes `name` (a dataset or benchmark: "KITTI",
-        `text.scope.named_mention`), most mentions first, each quoting its first sentence that
-        writes it; with a `topic` ("Which depth estimation papers ..."), those of them on it (the
-        relevance decision). None when no paper writes it: the question is then read as any."""
-        written = re.compile(r"(?<![\w-])" + r"[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", name)) + r"(?!\w)",
-                             re.I)
-        f = Filters.of(filters) or Filters()
-        admitted = self.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
-        found = [pid for pid, _ in snapshot.search(name, MENTION_POOL, allowed=admitted)]
-        papers = self.catalog.papers(found)
-
-        def as_asked(written_as: str) -> bool:
-            """Written as a name: any case for "kitti", "WikiText2" (wikitext2), "nuScenes"; not all lower
-            case for "KITTI"; a capital first and not all capitals for a capitalised word ("Spider": not
-            "jumping spider" nor the SPIDER optimizer)."""
-            if name == name.lower() or re.search(r"\d|\w[A-Z]", name) and name != name.upper():
-                return True
-            if name == name.upper():
-                return written_as != written_as.lower()
-            return written_as[:1].isupper() and written_as != written_as.upper()
-
-        def writes(text: str) -> bool:
-            return any(as_asked(m.group(0)) for m in written.finditer(text))
-
-        quotes = {pid: next((s for s in paper_sentences(p) if writes(s)), None) for pid, p in papers.items()
-                  if writes(p.display_title) or writes(p.abstract)}
-        ids = [pid for pid in found if pid in quotes]
-        if not ids:
-            return None
-        if topic:  # "Which depth estimation papers evaluate on KITTI?": of those, the ones on depth estimation
-            on = self.scored(f"Which papers are about {topic}?", snapshot, filters, restrict=set(ids))
-            cited = {ev.paper.paper_id for ev in self.relevance.decide(on, snapshot, None, every=True).cited}
-            ids = [pid for pid in ids if pid in cited]
-            if not ids:
-                return None
-        q = self.relevance.analyze(question, snapshot)
-        vectors = self.relevance.vectors(q, self.embedder.embed([question])[0])
-        evidence = [Evidence(i, papers[pid], 1.0, [(quotes[pid] or own_work(papers[pid]), 1.0)])
-                    for i, pid in enumerate(ids, 1)]
-        return Scored(q, vectors, evidence, preset=True)
-
     def similar(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, last: Answer | None,
                 limit: int) -> Like | None:
         """Papers like the one the question names ("Find papers similar to SLiM"), or, when it
@@ -343,7 +275,7 @@ class Gatherer:
             return self.others(last, snapshot, filters, limit)
         if not asks_similar(question):
             return None
-        hits = self._search(question, snapshot, filters)[3]  # the named paper is among them; no vectors needed
+        hits = self.search(question, snapshot, filters)[3]  # the named paper is among them; no vectors needed
         refs = named(question, {h.paper_id: h.paper.display_title for h in hits if h.paper is not None})
         refs = refs or (list(previous) if refers_back(question) else [])
         if not refs:
@@ -397,34 +329,3 @@ class Gatherer:
         decision = self.relevance.decide(self.scored_all(question, snapshot, filters), snapshot, None, every=True)
         cited = [] if decision.abstain else [ev for ev in decision.cited if ev.paper.paper_id not in besides]
         return cited[:show], len(cited)
-
-    def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
-        """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
-        LocMoE published?", `text.asks.asks_record`), each quoting the sentence that says what it
-        does; None when the question asks no such thing or names no paper of the library."""
-        if not asks_record(question):
-            return None
-        hits = self._search(question, snapshot, filters)[3]  # the named paper is among them
-        ids = named(question, {h.paper_id: h.paper.display_title for h in hits if h.paper is not None})
-        papers = self.catalog.papers(ids).values()
-        return [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)][:MAX_RECORDS] or None
-
-    def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, among: set[str] | None = None) -> Scored:
-        """Every paper the filters admit (of `among` when given), newest first, each quoting its
-        first sentence that says what the paper does ("We propose ...", "This paper ..."; else its
-        first sentence): for a question that asks for papers by venue, year or author and names no
-        topic, or by words in their titles."""
-        f = Filters.of(filters) or Filters()
-        admitted = self.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys()
-        ids = sorted(admitted if among is None else admitted & among)
-        papers = sorted(self.catalog.papers(ids).values(), key=lambda p: (-(p.year or 0), p.display_title.lower()))
-        q = self.relevance.analyze(question, snapshot)
-        vectors = self.relevance.vectors(q, self.embedder.embed([question])[0])
-        evidence = [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)]
-        return Scored(q, vectors, evidence, preset=True)
-
-
-def own_work(paper: Paper) -> str:
-    """The paper's first sentence that says what it does ("We propose ...", "This paper ..."), else its first."""
-    sentences = paper_sentences(paper)
-    return next((s for s in sentences if _OWN_WORK.search(s)), sentences[0] if sentences else paper.abstract)

@@ -19,6 +19,7 @@ from paperscope.index.catalog import Catalog
 from paperscope.index.embed import Embedder
 from paperscope.index.store import ChromaStore
 from paperscope.ingest.pipeline import IngestSummary, ingest_paths
+from paperscope.listings import Listings
 from paperscope.records import Evidence, Hit
 from paperscope.relevance import Relevance, Scored
 from paperscope.retrieve import Retriever
@@ -45,6 +46,7 @@ class Library:
         self._checked_generation: str | None = None
         self.crosslingual = CrossLingual(catalog, settings.retrieve)
         self.gather = Gatherer(settings, store, catalog, embedder, self.retriever, self.relevance, self.crosslingual)
+        self.listings = Listings(self.gather)
 
     def refresh(self) -> None:
         """Reload local indexes if Chroma changed under us (another process or machine)."""

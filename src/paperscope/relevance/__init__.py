@@ -100,7 +100,7 @@ class Scored:
     evidence: list[Evidence]  # most likely first; `support` is the probability
     named: str | None = None  # the library's name for the topic, when it added papers (find_all)
     contribution: str | None = None  # the contribution kind asked for (`contribution.asked`); quotes chosen
-    preset: bool = False  # papers listed by metadata alone (`Gatherer.in_scope`); quotes chosen
+    preset: bool = False  # papers listed by metadata alone (`Listings.in_scope`); quotes chosen
     held_for: str | None = None  # the genre asked with the topic, when papers on it were held back (`of_genre`)
     genre: str | None = None  # the genre asked with the topic (`of_genre`): quotes show it first
 

@@ -1,0 +1,124 @@
+"""Papers listed by their metadata or by the words they write, not by the relevance model's
+judgement of a topic: by venue, year or author (`in_scope`), with given words in their titles, the
+papers that write a named dataset or benchmark (`mentioning`: "Which papers evaluate on KITTI?"),
+and the record of a paper the question names (`record_of`: "Who wrote NestQuant?").
+
+Leaves out: topic questions (`gather`, `relevance`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from paperscope.gather import FilterArg, Gatherer
+from paperscope.index.bm25 import Bm25Snapshot
+from paperscope.records import Evidence, Paper
+from paperscope.relevance import Scored
+from paperscope.relevance.sentences import paper_sentences
+from paperscope.relevance.similar import named
+from paperscope.retrieve import Filters
+from paperscope.text.asks import asks_record
+from paperscope.text.scope import asks_about_library, asks_for_everything, named_mention, title_words
+
+# A paper listed by metadata alone quotes its first sentence that says what the paper does.
+_OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work|study|article|note)|here)\b", re.I)
+MENTION_POOL = 2000  # BM25 hits read for the papers that write a named dataset (`Listings.mentioning`)
+MAX_RECORDS = 3  # papers a question about papers' records ("Who wrote X and Y?") answers from
+
+
+class Listings:
+    """Lists of one library's papers by metadata or by the words they write (the Assistant holds one)."""
+
+    def __init__(self, gather: Gatherer) -> None:
+        self.gather = gather
+
+    def by_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
+        """`in_scope` for a question that names no topic but filters ("Which papers are?", what
+        is left of "Which papers are by Sattar Vakili?" once the author is read as a filter) or
+        asks for every paper ("List all papers"), or for the papers with given words in their
+        titles ("Which papers have scaling in the title?"); None for any other question."""
+        titled = self.gather.catalog.titled(title_words(question))
+        if titled:  # none: read as any question, which says what no paper covers
+            return self.in_scope(question, snapshot, filters, titled)
+        mention = named_mention(question)
+        if mention is not None:
+            return self.mentioning(*mention, question, snapshot, filters)
+        if filters is None and not asks_for_everything(question):
+            return None
+        _, analysis, _ = self.gather.crosslingual.query(question, snapshot, 1)
+        if self.gather.relevance.analyze(analysis, snapshot).groups and not asks_about_library(question):
+            return None
+        return self.in_scope(question, snapshot, filters)
+
+    def mentioning(self, name: str, topic: str, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
+        """The papers whose title or abstract writes `name` (a dataset or benchmark: "KITTI",
+        `text.scope.named_mention`), most mentions first, each quoting its first sentence that
+        writes it; with a `topic` ("Which depth estimation papers ..."), those of them on it (the
+        relevance decision). None when no paper writes it: the question is then read as any."""
+        written = re.compile(r"(?<![\w-])" + r"[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", name)) + r"(?!\w)",
+                             re.I)
+        f = Filters.of(filters) or Filters()
+        admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
+        found = [pid for pid, _ in snapshot.search(name, MENTION_POOL, allowed=admitted)]
+        papers = self.gather.catalog.papers(found)
+
+        def as_asked(written_as: str) -> bool:
+            """Written as a name: any case for "kitti", "WikiText2" (wikitext2), "nuScenes"; not all lower
+            case for "KITTI"; a capital first and not all capitals for a capitalised word ("Spider": not
+            "jumping spider" nor the SPIDER optimizer)."""
+            if name == name.lower() or re.search(r"\d|\w[A-Z]", name) and name != name.upper():
+                return True
+            if name == name.upper():
+                return written_as != written_as.lower()
+            return written_as[:1].isupper() and written_as != written_as.upper()
+
+        def writes(text: str) -> bool:
+            return any(as_asked(m.group(0)) for m in written.finditer(text))
+
+        quotes = {pid: next((s for s in paper_sentences(p) if writes(s)), None) for pid, p in papers.items()
+                  if writes(p.display_title) or writes(p.abstract)}
+        ids = [pid for pid in found if pid in quotes]
+        if not ids:
+            return None
+        if topic:  # "Which depth estimation papers evaluate on KITTI?": of those, the ones on depth estimation
+            on = self.gather.scored(f"Which papers are about {topic}?", snapshot, filters, restrict=set(ids))
+            cited = {ev.paper.paper_id for ev in self.gather.relevance.decide(on, snapshot, None, every=True).cited}
+            ids = [pid for pid in ids if pid in cited]
+            if not ids:
+                return None
+        q = self.gather.relevance.analyze(question, snapshot)
+        vectors = self.gather.relevance.vectors(q, self.gather.embedder.embed([question])[0])
+        evidence = [Evidence(i, papers[pid], 1.0, [(quotes[pid] or own_work(papers[pid]), 1.0)])
+                    for i, pid in enumerate(ids, 1)]
+        return Scored(q, vectors, evidence, preset=True)
+
+    def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
+        """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
+        LocMoE published?", `text.asks.asks_record`), each quoting the sentence that says what it
+        does; None when the question asks no such thing or names no paper of the library."""
+        if not asks_record(question):
+            return None
+        hits = self.gather.search(question, snapshot, filters)[3]  # the named paper is among them
+        ids = named(question, {h.paper_id: h.paper.display_title for h in hits if h.paper is not None})
+        papers = self.gather.catalog.papers(ids).values()
+        return [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)][:MAX_RECORDS] or None
+
+    def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, among: set[str] | None = None) -> Scored:
+        """Every paper the filters admit (of `among` when given), newest first, each quoting its
+        first sentence that says what the paper does ("We propose ...", "This paper ..."; else its
+        first sentence): for a question that asks for papers by venue, year or author and names no
+        topic, or by words in their titles."""
+        f = Filters.of(filters) or Filters()
+        admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys()
+        ids = sorted(admitted if among is None else admitted & among)
+        papers = sorted(self.gather.catalog.papers(ids).values(), key=lambda p: (-(p.year or 0), p.display_title.lower()))
+        q = self.gather.relevance.analyze(question, snapshot)
+        vectors = self.gather.relevance.vectors(q, self.gather.embedder.embed([question])[0])
+        evidence = [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)]
+        return Scored(q, vectors, evidence, preset=True)
+
+
+def own_work(paper: Paper) -> str:
+    """The paper's first sentence that says what it does ("We propose ...", "This paper ..."), else its first."""
+    sentences = paper_sentences(paper)
+    return next((s for s in sentences if _OWN_WORK.search(s)), sentences[0] if sentences else paper.abstract)
