@@ -41,6 +41,8 @@ def _has(name: str) -> bool:
     ("Which NeRF papers appeared in 2019?", None, 2019, None, "Which NeRF papers?"),
     ("Which papers on MoE were presented at ICML?", "icml", None, None, "Which papers on MoE were?"),
     ("Papers on MoE that came out in 2025", None, 2025, None, "Papers on MoE that"),
+    # The venue's year after "in" (before, "2023" stayed a topic word: "none covers “2023”").
+    ("Which papers were published at ICML in 2023 on MoE?", "icml", 2023, None, "Which papers were on MoE?"),
 ])
 def test_venue_year_and_author_are_read_as_filters(question, venue, year, author, rest):
     s = read_scope(question, ["icml", "neurips"], _has)

@@ -113,7 +113,8 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
         word = m.group(0)
         if word.lower() not in known or _inside(m.start(), spans):
             continue
-        y = re.match(rf"\s*['’]?({_YEAR})(?!\d)", question[m.end():])  # "ICML 2025上" too: no \b before CJK
+        # "ICML 2025上" too: no \b before CJK; "published at ICRA in 2023": the year of that venue
+        y = re.match(rf"\s*(?:in\s+)?['’]?({_YEAR})(?!\d)", question[m.end():])
         prep = re.search(rf"\b(?:at|in|from|{_RELEASED}\s+(?:at|in))\s+(?:the\s+)?$", question[:m.start()], re.I)
         at, zh_after = _ZH_AT.search(question[:m.start()]), _ZH_AFTER.match(question[m.end():])
         if not (y or prep or at or zh_after or _PAPERS.match(question[m.end():])):
