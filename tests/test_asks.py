@@ -9,7 +9,7 @@ import pytest
 
 from conftest import SHARED, need, topic_library
 from paperscope import Assistant
-from paperscope.text.asks import counts_papers, recency
+from paperscope.text.asks import asks, counts_papers, recency
 
 
 @pytest.mark.parametrize("question", [
@@ -389,11 +389,16 @@ def test_the_papers_on_a_topic_counted_by_venue_and_by_year(spiking):
     ("What loss functions are used for metric learning?", "metric learning"),  # was a topic word
     ("Which sensors are commonly used for terrain classification?", "terrain classification"),
     ("What losses are used to train NeRF?", "NeRF"),
+    # Which one the papers use most: for the reader to count from their quotes (read as a judgement, before).
+    ("What is the most common dataset for crowd counting?", "crowd counting"),
+    ("Which benchmarks are most widely used in NER?", "NER"),
 ])
 def test_a_question_about_the_papers_on_a_topic_as_a_group(question, topic):
     from paperscope.text.tallies import grouped
 
     assert grouped(question) == f"Which papers are about {topic}?"
+    wants = asks(question)
+    assert wants.question == f"Which papers are about {topic}?" and wants.judged is None and wants.most is None
 
 
 @pytest.mark.parametrize("question", [

@@ -261,6 +261,9 @@ def test_a_topic_the_filters_leave_no_paper_for_names_the_papers_outside_them(de
     ("Which papers test on CIFAR-10?", ("CIFAR-10", "")),
     ("Which papers use the Spider benchmark?", ("Spider", "")),
     ("Which papers mention SQuAD?", ("SQuAD", "")),
+    ("Which papers compare against YOLO?", ("YOLO", "")), ("Which papers outperform BERT?", ("BERT", "")),
+    ("哪些论文在KITTI上做了评测？", ("KITTI", "")), ("哪些深度估计论文使用了KITTI数据集？", ("KITTI", "深度估计")),
+    ("在ShanghaiTech数据集上评测的论文有哪些？", ("ShanghaiTech", "")), ("哪些论文研究KITTI？", None),
     # A topic, not a name: the relevance model's question.
     ("Which papers evaluate on real robots?", None), ("Which papers use BERT?", None),
     ("Which papers evaluate on benchmarks?", None), ("Which papers use LLMs?", None),
@@ -278,6 +281,13 @@ def test_the_papers_that_evaluate_on_a_named_dataset_are_those_that_write_it(see
     assert [c.title.split(":")[0] for c in ans.citations] == ["GraphGPT"] and "PCQM4Mv2" in ans.citations[0].quote
     wiki = seeded.ask("Which papers report results on WikiText2?")  # written "wikitext2"
     assert [c.title.split(":")[0] for c in wiki.citations] == ["NestQuant"] and "wikitext2" in wiki.citations[0].quote
+    # No citation links in the library: said first, then the papers that name it.
+    cites = seeded.ask("Which papers cite PCQM4Mv2?")
+    assert cites.text.startswith("The library holds no citation links between papers; these papers name \u201cPCQM4Mv2\u201d")
+    assert seeded.ask("哪些论文引用了PCQM4Mv2？").text.startswith("库中没有论文之间的引用关系")
+    versus = seeded.ask("Which papers compare against e3nn?")  # FlashTP: "speedups over _e3nn_ and ..."
+    assert versus.text.startswith("These papers name \u201ce3nn\u201d in their abstracts; each quote shows how")
+    assert [c.title.split(":")[0] for c in versus.citations] == ["FlashTP"] and "e3nn" in versus.citations[0].quote
     every = seeded.find_all("Which papers evaluate on PCQM4Mv2?")
     assert [c.paper_id for c in every.citations] == [c.paper_id for c in ans.citations]
     none = seeded.ask("Which papers evaluate on ShanghaiTech?")  # no seed abstract names it: read as any question

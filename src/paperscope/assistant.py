@@ -48,7 +48,7 @@ from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
 from paperscope.text.asks import asks, asks_record, counts_papers
-from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, named_topic, read_scope
+from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, asks_relation, named_mention, named_topic, read_scope
 from paperscope.text.superlatives import most_of
 from paperscope.text.tallies import tallied
 from paperscope.text.zh import chinese, to_english_query
@@ -144,7 +144,9 @@ class Assistant(Library):
             listed = scope.evidence
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
-            return Plan(base.question, base.question, listed, listed[:limit], notes=notes)
+            relation, mention = asks_relation(question), named_mention(question)  # "Which papers cite NeRF?"
+            lead = [remark.names_text(mention[0], relation, chinese(question))] if mention and relation else []
+            return Plan(base.question, base.question, listed, listed[:limit], notes=notes, lead=lead)
         record = self.listings.record_of(question, snapshot, filters)  # "Who wrote NestQuant?": its own record
         if record is not None:
             return Plan(base.question, base.question, record, record, notes=notes)

@@ -19,6 +19,7 @@ from paperscope.relevance.similar import named
 from paperscope.retrieve import Filters
 from paperscope.text.asks import asks_record
 from paperscope.text.scope import asks_about_library, asks_for_everything, named_mention, title_words
+from paperscope.text.zh import has_cjk
 
 # A paper listed by metadata alone quotes its first sentence that says what the paper does.
 _OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work|study|article|note)|here)\b", re.I)
@@ -55,8 +56,9 @@ class Listings:
         `text.scope.named_mention`), most mentions first, each quoting its first sentence that
         writes it; with a `topic` ("Which depth estimation papers ..."), those of them on it (the
         relevance decision). None when no paper writes it: the question is then read as any."""
-        written = re.compile(r"(?<![\w-])" + r"[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", name)) + r"(?!\w)",
-                             re.I)
+        # Not inside another word ("spiders"); markdown's "_e3nn_" is the name.
+        written = re.compile(r"(?<![A-Za-z0-9-])" + r"[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", name))
+                             + r"(?![A-Za-z0-9])", re.I)
         f = Filters.of(filters) or Filters()
         admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
         found = [pid for pid, _ in snapshot.search(name, MENTION_POOL, allowed=admitted)]
@@ -81,7 +83,8 @@ class Listings:
         if not ids:
             return None
         if topic:  # "Which depth estimation papers evaluate on KITTI?": of those, the ones on depth estimation
-            on = self.gather.scored(f"Which papers are about {topic}?", snapshot, filters, restrict=set(ids))
+            about = f"哪些论文研究{topic}？" if has_cjk(topic) else f"Which papers are about {topic}?"
+            on = self.gather.scored(about, snapshot, filters, restrict=set(ids))
             cited = {ev.paper.paper_id for ev in self.gather.relevance.decide(on, snapshot, None, every=True).cited}
             ids = [pid for pid in ids if pid in cited]
             if not ids:

@@ -227,6 +227,17 @@ def _papers(n: int) -> str:
     return "one paper" if n == 1 else f"{n} papers"
 
 
+def names_text(name: str, relation: str, chinese: bool = False) -> str:
+    """Said before the papers that write a name, for "Which papers cite X?" (`relation` "cite": no
+    citation links here) or "... compare against X?" ("relation": whether they do is in each quote)."""
+    if chinese:
+        return (f"库中没有论文之间的引用关系；以下论文在摘要中提到了“{name}”：" if relation == "cite"
+                else f"以下论文在摘要中提到了“{name}”，引文说明了如何提到：")
+    if relation == "cite":
+        return f"The library holds no citation links between papers; these papers name \u201c{name}\u201d in their abstracts:"
+    return f"These papers name \u201c{name}\u201d in their abstracts; each quote shows how:"
+
+
 def judged_text(word: str, chinese: bool = False) -> str:
     """Said before the papers on a topic asked for by a judgement ("the most cited paper on X")."""
     if chinese:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from paperscope.text.superlatives import BEST_MATCH, Most, ranked
-from paperscope.text.tallies import grouped, tallied
+from paperscope.text.tallies import grouped, most_used, tallied
 from paperscope.text.zh import has_cjk, to_english_query
 
 _GENRE = r"(?:papers?|works?|studies|study|articles?|publications?|research|approaches|methods|advances|results)"
@@ -289,7 +289,8 @@ def asks(question: str) -> Asks:
     text = who or text
     tally = tallied(text) if who is None else None
     text = tally[0] if tally else text
-    pick = ranked(text) if not (order or who or tally) else None  # "the most recent paper on X" is a recency
+    # "the most recent paper on X" is a recency; "the most common dataset for X" asks about X's papers as a group
+    pick = ranked(text) if not (order or who or tally or most_used(text)) else None
     text = pick.question if pick else text
     judged = pick.most.label or pick.most.word if pick and pick.most.measure == BEST_MATCH else None
     group = grouped(text) if not (order or who or tally or pick) else None

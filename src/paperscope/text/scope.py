@@ -298,6 +298,7 @@ _ON_NAMED = re.compile(
     r"(?:(?:are|were|have\s+been)\s+)?(?:evaluated|tested|benchmarked|validated)\s+(?:on|with|against)"
     r"|(?:evaluate|test|benchmark|validate|experiment|run\s+experiments)\s+(?:on|with|against)"
     r"|report\s+(?:results|accuracy|performance|numbers|scores)\s+(?:on|for)"
+    r"|(?:(?:are|were)\s+)?compared?\s+(?:against|with|to)|outperforms?|beats?|build\s+(?:on|upon)|extends?|improves?\s+(?:on|upon)"
     rf"|(?:use|uses|used|using)(?=\s+(?:the\s+)?\S+(?:\s+\S+)?\s+{_BENCH}\b))"
     rf"\s+(?:the\s+)?(?P<name>[\w][\w.+-]*(?:[\s-][A-Z0-9][\w.+-]*){{0,2}}?)(?:\s+{_BENCH}s?)?\s*[?.!]?\s*$", re.I)
 _MENTION = re.compile(rf"{_LEAD}(?P<topic>(?:[\w-]+\s+){{0,4}}?)(?:papers?|works?|abstracts?)\s+(?:that\s+|which\s+)?"
@@ -305,11 +306,24 @@ _MENTION = re.compile(rf"{_LEAD}(?P<topic>(?:[\w-]+\s+){{0,4}}?)(?:papers?|works
                       r"\s*[?.!]?\s*$", re.I)
 
 
+# The same in Chinese: "哪些论文在KITTI上做了评测？", "哪些深度估计论文使用了KITTI数据集？", "哪些论文提到了SQuAD？".
+_ZH_NAME = r"(?P<{}>[A-Za-z0-9][A-Za-z0-9_.+-]*(?:[ -][A-Za-z0-9][A-Za-z0-9_.+-]*){{0,2}})"
+_ZH_MENTION = re.compile(rf"在\s*{_ZH_NAME.format('a')}\s*(?:数据集|基准|测试集)?上(?:做了?|进行了?|做过)?"
+                         r"(?:评测|评估|测试|实验|验证)"
+                         rf"|(?:使用|采用|用)了?\s*{_ZH_NAME.format('b')}\s*(?:数据集|基准|测试集)"
+                         rf"|(?:提到|提及|引用|优于|超过|超越)了?\s*{_ZH_NAME.format('c')}")
+_ZH_TOPIC = re.compile(r"哪些(?P<t>[^，,。？?]{1,12}?)(?:论文|文章|工作)")
+
+
 def named_mention(question: str) -> tuple[str, str] | None:
     """(name, topic) of a question for the papers that mention a named dataset or benchmark (see
     above; `topic`: the words before "papers", "" when none), or None. The name must look like one
     (a capital or a digit: KITTI, Cityscapes, nuScenes, CIFAR-10; past its first letter in a question
     written in Title Case), except after "mention"."""
+    zh = _ZH_MENTION.search(question) if _CJK.search(question) else None
+    if zh is not None:
+        topic = _ZH_TOPIC.search(question[:zh.start()])
+        return (zh.group("a") or zh.group("b") or zh.group("c")).strip(), topic.group("t") if topic else ""
     m = _MENTION.match(question)
     if m is None:
         m = _ON_NAMED.match(question)
@@ -321,6 +335,18 @@ def named_mention(question: str) -> tuple[str, str] | None:
 
 
 _NOT_NAMES = frozenset("llms gpus cpus gnns cnns rnns".split())
+
+
+_CITE = re.compile(r"\b(?:cite|cites|citing|cited)\b|引用", re.I)
+_RELATION = re.compile(r"\b(?:compared?|outperforms?|beats?|build\s+(?:on|upon)|extends?|improves?\s+(?:on|upon))\b"
+                       r"|对比|比较|优于|超过|超越", re.I)
+
+
+def asks_relation(question: str) -> str | None:
+    """"cite" for "Which papers cite NeRF?" (the library holds no citation links, only the abstracts'
+    words), "relation" for "Which papers compare against YOLO?" / "outperform BERT" (the abstracts that
+    name it; each quote shows how), else None."""
+    return "cite" if _CITE.search(question) else "relation" if _RELATION.search(question) else None
 
 
 def named_topic(asked: str, topic_question: str) -> str | None:

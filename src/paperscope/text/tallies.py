@@ -105,10 +105,26 @@ _USED_FOR = re.compile(r"^\W*(?:what|which)\s+(?:(?:evaluation\s+)?(?:datasets|b
                        r"(?P<t>[^?]+)", re.I)
 
 
+# "What is the most common dataset for crowd counting?", "Which benchmarks are most widely used in NER?": which
+# one the papers on the topic use most is for the reader to count from their quotes (as a judgement, "most
+# common" was read as the best match: the papers on the topic, quoting their most topical sentence).
+_THINGS = (r"(?:evaluation\s+)?(?:datasets?|benchmarks?|metrics?|baselines?|corpora|corpus|simulators?|loss(?:\s+functions?|es)?|"
+           r"architectures?|backbones?|sensors?|optimizers?)")
+_MOST_USED = re.compile(rf"^\W*(?:what|which)\s+(?:(?:is|are)\s+the\s+most\s+(?:common(?:ly\s+used)?|popular|widely[-\s]used|"
+                        rf"frequently\s+used|used|standard)\s+{_THINGS}|{_THINGS}\s+(?:is|are)\s+(?:the\s+)?most\s+(?:common(?:ly)?"
+                        rf"|popular|widely|frequently)?\s*(?:used|common|popular|standard)?)\s+(?:for|in|on)\s+"
+                        r"(?P<t>[^?]+)", re.I)
+
+
+def most_used(question: str) -> bool:
+    """Does the question ask which dataset (benchmark, metric ...) the papers on a topic use most?"""
+    return bool(_MOST_USED.search(question))
+
+
 def grouped(question: str) -> str | None:
     """The question for the papers on the topic when `question` asks about the papers on a topic as
     a group (see above), else None."""
-    m = _USED_FOR.search(question) or _GROUP.search(question)
+    m = _USED_FOR.search(question) or _MOST_USED.search(question) or _GROUP.search(question)
     if m is None or _ASKS_PAPERS.search(question):
         return None
     topic = _GROUP_VERB.sub("", (m.group("t") or m.groupdict().get("t2") or "").strip()).strip(" ?.!")
