@@ -274,6 +274,16 @@ def test_a_named_dataset_asked_for_is_a_mention(question, mention):
     assert named_mention(question) == mention
 
 
+def test_a_superlatives_topic_is_a_dataset_only_when_it_is_a_name_after_on():
+    from paperscope.text.scope import named_topic
+
+    assert named_topic("Which paper reports the lowest MAE on ShanghaiTech?", "Which papers are about ShanghaiTech?") \
+        == "ShanghaiTech"
+    assert named_topic("Which paper reports the largest speedup for LLM inference?",
+                       "Which papers are about LLM inference?") is None  # a topic: read by the relevance model
+    assert named_topic("Which method is the fastest on LLMs?", "Which papers are about LLMs?") is None
+
+
 def test_the_papers_that_evaluate_on_a_named_dataset_are_those_that_write_it(seeded):
     """Read by the relevance model, one dataset name made no paper likely enough: over 20,000 papers
     "Which papers report results on ShanghaiTech?" abstained while 10 abstracts name it."""
