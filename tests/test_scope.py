@@ -266,6 +266,7 @@ def test_a_topic_the_filters_leave_no_paper_for_names_the_papers_outside_them(de
     ("在ShanghaiTech数据集上评测的论文有哪些？", ("ShanghaiTech", "")), ("哪些论文研究KITTI？", None),
     # A topic, not a name: the relevance model's question.
     ("Which papers evaluate on real robots?", None), ("Which papers use BERT?", None),
+    ("Which papers are tested on Atari games?", None),  # "games" is no part of a name
     ("Which papers evaluate on benchmarks?", None), ("Which papers use LLMs?", None),
 ])
 def test_a_named_dataset_asked_for_is_a_mention(question, mention):

@@ -300,7 +300,7 @@ _ON_NAMED = re.compile(
     r"|report\s+(?:results|accuracy|performance|numbers|scores)\s+(?:on|for)"
     r"|(?:(?:are|were)\s+)?compared?\s+(?:against|with|to)|outperforms?|beats?|build\s+(?:on|upon)|extends?|improves?\s+(?:on|upon)"
     rf"|(?:use|uses|used|using)(?=\s+(?:the\s+)?\S+(?:\s+\S+)?\s+{_BENCH}\b))"
-    rf"\s+(?:the\s+)?(?P<name>[\w][\w.+-]*(?:[\s-][A-Z0-9][\w.+-]*){{0,2}}?)(?:\s+{_BENCH}s?)?\s*[?.!]?\s*$", re.I)
+    rf"\s+(?:the\s+)?(?P<name>[\w][\w.+-]*(?:[\s-](?-i:[A-Z0-9])[\w.+-]*){{0,2}}?)(?:\s+{_BENCH}s?)?\s*[?.!]?\s*$", re.I)
 _MENTION = re.compile(rf"{_LEAD}(?P<topic>(?:[\w-]+\s+){{0,4}}?)(?:papers?|works?|abstracts?)\s+(?:that\s+|which\s+)?"
                       r"(?:mention|mentions|cite|cites|refer\s+to|name)\s+[\"'“‘]?(?P<name>[^\"'”’?]{2,60}?)[\"'”’]?"
                       r"\s*[?.!]?\s*$", re.I)
