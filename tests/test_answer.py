@@ -269,6 +269,8 @@ def test_which_of_them_naming_a_topic_none_of_them_is_on_names_the_librarys_pape
     from paperscope.answer.followup import picks_by_topic
 
     assert picks_by_topic(follow_up) and not picks_by_topic("Which of them have code available?")
+    assert not any(picks_by_topic(q) for q in ("Which of them have code?", "Which of them are open source?", "其中哪些有代码？"))
+    assert picks_by_topic("Which of them do code generation?")
     q = "Which papers work on LLM inference efficiency?"
     first = seeded.ask(q)
     before = {c.paper_id for c in first.citations}

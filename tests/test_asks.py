@@ -406,6 +406,7 @@ def test_a_question_about_the_papers_on_a_topic_as_a_group(question, topic):
     "Which of the quantization papers is the fastest?", "Which papers cite the MoE papers?", "List all the papers on NeRF.",
     "What is the main contribution of the GAPrompt paper?",
     "List the position papers.", "What do the survey papers cover?",  # a kind of paper (`relevance.contribution`)
+    "What is the most used benchmark in the library?", "What features are used in the model?",  # no topic
 ])
 def test_questions_about_no_topic_group(question):
     from paperscope.text.tallies import grouped

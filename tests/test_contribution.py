@@ -207,6 +207,12 @@ def test_shipped_theory_model_is_what_contribution_train_fits(tmp_path):
     ("Are there papers that release a new dataset, or a toolset for generating one?", None, None),
     ("有没有论文在做神经架构搜索的公开基准，让没有大算力的人也能复现实验？", None, None),
     ("它们用了哪些数据集？", None, None),
+    ("Has anyone built a dataset for sarcasm detection?", "dataset", "sarcasm detection"),
+    # Not after a question for papers, or not a new one: one paper's detail, the datasets papers use.
+    ("How do LLMs perform on new benchmarks for math reasoning?", None, None),
+    ("Does NestQuant introduce a new benchmark?", None, None), ("Is there a benchmark on which GPT-4 fails?", None, None),
+    ("Which papers evaluate on a new dataset for NER?", None, None), ("有哪些常用的人群计数数据集？", None, None),
+    ("有哪些新闻推荐的数据集？", "dataset", "新闻推荐"),  # 新闻 keeps its 新
 ])
 def test_a_genre_asked_with_a_topic_is_told_apart_and_removed_from_the_topic(question, kind, topic):
     g = contribution.genre(question)

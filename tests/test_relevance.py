@@ -366,6 +366,8 @@ def test_a_request_asks_for_papers_not_about_its_verb(seeded):
     ("How are the models trained?", "factoid", "models trained"),
     ("How does SLiM compress weights?", "factoid", "slim compress weights"),
     ("How do they represent the relations?", "factoid", "represent"),
+    ("How is attention computed in Mamba?", "factoid", "attention computed mamba"),  # a system's name: one paper
+    ("How is LLM inference accelerated?", "list", "llm inference accelerated"),  # an acronym is the field's
 ])
 def test_a_what_question_about_a_fields_work_is_a_list_question(question, kind, topic):
     q = analyze(question, _flat_idf)

@@ -267,6 +267,12 @@ def test_a_topic_the_filters_leave_no_paper_for_names_the_papers_outside_them(de
     # A topic, not a name: the relevance model's question.
     ("Which papers evaluate on real robots?", None), ("Which papers use BERT?", None),
     ("Which papers are tested on Atari games?", None),  # "games" is no part of a name
+    ("Which papers evaluate on KITTI.", ("KITTI", "")), ("Which papers mention the curse of dimensionality?",
+                                                        ("curse of dimensionality", "")),
+    ("Which papers outperform SOTA?", None), ("Which papers evaluate on RL benchmarks?", None),
+    # Chinese: only a question for papers, and a name (not a threshold, not a word cut at the Chinese).
+    ("NestQuant优于GPTQ吗？", None), ("GAPrompt用了ModelNet40数据集吗？", None), ("哪些论文的准确率超过90%？", None),
+    ("哪些论文提到了3D高斯？", None), ("哪些方法的性能超过了baseline？", None),
     ("Which papers evaluate on benchmarks?", None), ("Which papers use LLMs?", None),
 ])
 def test_a_named_dataset_asked_for_is_a_mention(question, mention):

@@ -53,7 +53,7 @@ class Listings:
 
     def mentioning(self, name: str, topic: str, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
         """The papers whose title or abstract writes `name` (a dataset or benchmark: "KITTI",
-        `text.scope.named_mention`), most mentions first, each quoting its first sentence that
+        `text.scope.named_mention`) in BM25's order, each quoting its first sentence that
         writes it; with a `topic` ("Which depth estimation papers ..."), those of them on it (the
         relevance decision). None when no paper writes it: the question is then read as any."""
         # Not inside another word ("spiders"); markdown's "_e3nn_" is the name.

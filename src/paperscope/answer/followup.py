@@ -168,7 +168,13 @@ def picks_by_topic(question: str) -> bool:
     """Does the follow-up pick among the previous papers by a topic of its own ("Which of them use
     quantization?", "And which ones use flow matching?")? When none of them fits, the library's papers
     on that topic are named (`Gatherer.elsewhere`); not for their code or a venue or year alone."""
-    return bool(_NARROWS.search(question)) and not _CODE.search(question) and not _only_scope(question)
+    return bool(_NARROWS.search(question)) and not _CODE.search(question) and not _CODE_WORDS.search(question) \
+        and not _only_scope(question)
+
+
+# Their code, asked as a pick ("Which of them have code?", "Which ones are open source?", "其中哪些有代码？"): no
+# topic for the rest of the library.
+_CODE_WORDS = re.compile(r"\b(?:code(?!\s+generation)|github|repos?|repositor(?:y|ies)|open[-\s]?sourced?)\b|代码(?!生成)", re.I)
 
 
 def scoring_text(question: str, earlier: str) -> str:

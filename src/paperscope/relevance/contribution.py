@@ -299,12 +299,22 @@ _GENRE_WORDS_ZH = {kind: re.compile(_ZH_GENRE[kind]) for kind in GENRES}
 # with BookSQL, "A Large Scale Text-to-SQL Dataset", shown as related). Not "What datasets are used for
 # X?" (the datasets the papers use: `text.tallies.grouped`) nor "evaluate on benchmarks".
 _DATA = r"(?:benchmark\s+datasets?|datasets?|data\s+sets?|benchmarks?|corpus|corpora|testbeds?)"
+# The first form only after a question for papers ("Which (NER) papers propose ...", "Are there papers that
+# release ...", "Do any papers introduce ...", "Has anyone built ..."), with a verb: not "How do LLMs perform on
+# new benchmarks for math?", "Does NestQuant introduce a new benchmark?" (one paper's detail).
+_MAKES = (r"propose|proposes|proposed|release|releases|released|introduce|introduces|introduced|present|presents|create|"
+          r"creates|build|builds|built|construct|constructs|collect|collects|curate|curates|contribute|contributes|"
+          r"publish|publishes")
+_DATASET_HEAD = re.compile(r"^\W*(?:(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:papers?|works?|studies)|(?:are|is)\s+there\s+"
+                           r"(?:any\s+)?(?:papers?|works?|studies)|(?:do|did)\s+(?:any|some)\s+(?:papers?|works?|studies)"
+                           r"|has\s+anyone|have\s+any\s+(?:papers?|works?))\s+(?:that\s+|which\s+)?$", re.I)
 _DATASET_ASKED = re.compile(
-    rf"\b(?:{_NEW.pattern[3:-3]})\s+(?:(?:a|an|the|any|new|novel|large[- ]scale|public(?:ly available)?|annotated|"
+    rf"\b(?:{_MAKES})\s+(?:(?:a|an|the|any|new|novel|large[- ]scale|public(?:ly available)?|annotated|"
     rf"real[- ]world)\s+)*{_DATA}"
     rf"|^\W*(?:which|what)\s+(?:(?:new|public|large[- ]scale)\s+)?{_DATA}\s+(?:exist|are\s+there|are\s+available|"
     rf"(?:have|has)\s+been\s+(?:proposed|released|introduced|created|built|collected))\b"
-    rf"|^\W*(?:are|is)\s+there\s+(?:any\s+|an?\s+)?(?:(?:new|public)\s+)?{_DATA}\s+(?:for|on|of|about|in)\b", re.I)
+    rf"|^\W*(?:are|is)\s+there\s+(?:any\s+|an?\s+)?(?:(?:new|public)\s+)?{_DATA}\s+(?:for|on|of|about|in)\b"
+    r"(?!\s+which\b)", re.I)  # not "Is there a benchmark on which GPT-4 fails?"
 _DATASET_ZH = re.compile(r"(?:提出|发布|构建|贡献|公开|新的?|有哪些|有没有)[^，,。？?]{0,20}?(?:数据集|基准|语料库?)"
                          r"(?=[吗呢]?[？?。]?$)")  # the thing asked for: not "...的公开基准，让没有大算力的人..."
 
@@ -330,6 +340,8 @@ def genre(question: str) -> Genre | None:
             continue
         return Genre(kind, topic) if topic != question else None
     m = _DATASET_ASKED.search(question)
+    if m is not None and m.start() > 0 and not _DATASET_HEAD.match(question[:m.start()]):
+        m = None  # a verb form not after a question for papers
     if m is not None and not re.match(r"\s*(?:[,;]|(?:or|and)\b)", question[m.end():]):  # not "a dataset, or a toolset"
         after = re.sub(r"^\s*(?:for|on|of|about|in|covering)\s+", "", question[m.end():]).strip(" ?.!")
         before = re.sub(r"\s*\b(?:papers?|works?|studies)$", "", _PAPERS_ASKED.sub("", question[:m.start()]).strip())
@@ -340,11 +352,14 @@ def genre(question: str) -> Genre | None:
     m = _DATASET_ZH.search(question)
     if m is not None and not _USED_ZH.search(question):
         span = m.group(0)[:-len(_DATA_ZH.findall(m.group(0))[-1])]  # "有哪些文本转SQL的数据集" -> "...的论文"
-        return Genre("dataset", question.replace(m.group(0), re.sub(r"(?:提出|发布|构建|贡献|公开)了?|新的?", "", span) + "论文"))
+        span = re.sub(r"^(?:(?:提出|发布|构建|贡献|公开)了?(?:新的?)?|(有哪些|有没有)(?:新的)?)", r"\1", span)  # not 新闻's 新
+        return Genre("dataset", question.replace(m.group(0), span + "论文"))
     return None
 
 
 _DATA_ZH = re.compile(r"数据集|基准|语料库?")
 _PAPERS_ASKED = re.compile(r"^\W*(?:(?:which|what)\s+(?:papers?|works?|studies)?|(?:are|is)\s+there\s+(?:any\s+)?"
-                           r"(?:papers?|works?)?(?:\s+that)?)\s*", re.I)
-_USED_ZH = re.compile(r"用了|使用|采用|用到|评测|评估|测试")  # "它们用了哪些数据集": the datasets they use
+                           r"(?:papers?|works?)?(?:\s+that)?|has\s+anyone|(?:do|did)\s+(?:any|some)\s+(?:papers?|works?|studies)"
+                           r"|have\s+any\s+(?:papers?|works?))\s*", re.I)
+# "它们用了哪些数据集", "有哪些常用的人群计数数据集": the datasets papers use, not new ones.
+_USED_ZH = re.compile(r"用了|使用|采用|用到|评测|评估|测试|常用|主流|常见|流行|标准|经典")

@@ -65,6 +65,9 @@ OVERVIEW_REQUEST = re.compile(r"\b(?:give|provide|write|produce|prepare|offer|sh
 # Asked so, the 106 library questions "Which papers <verb> X?" cited 81, 81, 83 and 71 of their
 # 240 gold papers (127 as worded): factoid questions cite one paper, and "covered" was a topic.
 # Not "Who proposed X?" (its authors) nor "How does X work?" (one paper).
+# A system's name later in the question ("How is NestQuant evaluated?", "How is attention computed in Mamba?",
+# "How are tokens pruned in FastV?"): one paper's detail, not the field's practice. Acronyms (LLM) are the field's.
+_NAMED_LATER = r"(?-i:[^?]*?(?:\b[A-Z][a-z]+[A-Z]|\b[A-Z][a-z]{2,}\b|\b[A-Za-z]+\d))"
 _FIELD_FRAMES = (
     _WHAT_LIST,
     OVERVIEW_REQUEST,
@@ -106,9 +109,11 @@ _FIELD_FRAMES = (
     # mitigated?", "How is uncertainty estimated in deep learning?", "How do robots learn to grasp
     # transparent objects?" (each cited one paper, as a factoid). Not "How does X ...?", "How is it /
     # the model ...?" (one paper, or the previous answer's), "How many / much / large ...".
-    re.compile(r"^\s*how\s+(?:is|are|can|could|should|might|may)(?=\s+(?!(?:it|they|this|that|these|those|its|their|the)\b)"
-               r"(?:[\w-]+\s+){1,5}?(?:be\s+)?[a-z]{3,}(?:ed|en|wn|ne|lt|ught)\b)"
-               r"|^\s*how\s+do(?=\s+(?!(?:they|we|you|i|these|those|the\s+authors?)\b)(?:[\w-]+\s+){0,2}[\w-]+s\s)", re.I),
+    re.compile(r"^\s*how\s+(?:is|are|can|could|should|might|may)(?!" + _NAMED_LATER + r")"
+               r"(?=\s+(?!(?:it|they|this|that|these|those|its|their|the)\b)(?:[\w-]+\s+){1,5}?(?:be\s+)?[a-z]{3,}"
+               r"(?:ed|en|wn|ne|lt|ught)\b)"
+               r"|^\s*how\s+do(?!" + _NAMED_LATER + r")(?=\s+(?!(?:they|we|you|i|these|those|the\s+authors?)\b)"
+               r"(?:[\w-]+\s+){0,2}[\w-]+s\s)", re.I),
     # "How many papers study X?": a count of the papers on X, so the papers (it cited one).
     re.compile(r"^\s*how\s+many\s+(?:of\s+(?:the|these|your)\s+)?(?:papers|works|studies|articles|publications|abstracts)\b",
                re.I),

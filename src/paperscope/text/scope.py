@@ -307,12 +307,23 @@ _MENTION = re.compile(rf"{_LEAD}(?P<topic>(?:[\w-]+\s+){{0,4}}?)(?:papers?|works
 
 
 # The same in Chinese: "哪些论文在KITTI上做了评测？", "哪些深度估计论文使用了KITTI数据集？", "哪些论文提到了SQuAD？".
-_ZH_NAME = r"(?P<{}>[A-Za-z0-9][A-Za-z0-9_.+-]*(?:[ -][A-Za-z0-9][A-Za-z0-9_.+-]*){{0,2}})"
+# Only in a question for papers (哪些 / 哪篇 / 有哪些 / 列出 / 有没有 before it), and a name ends where the
+# Chinese resumes on a particle or the question's end ("提到了3D高斯" names no "3D"; "超过90%" is a threshold).
+_ZH_NAME = (r"(?P<{}>[A-Za-z][A-Za-z0-9_.+-]*(?:[ -][A-Za-z0-9][A-Za-z0-9_.+-]*){{0,2}}"
+            r"|[0-9][A-Za-z0-9_.+-]*[A-Za-z][A-Za-z0-9_.+-]*)")  # a letter in it: not "90%"
+_ZH_END = r"(?=\s*(?:数据集|基准|测试集|上|的|吗|呢|[？?。，,]|$))"
 _ZH_MENTION = re.compile(rf"在\s*{_ZH_NAME.format('a')}\s*(?:数据集|基准|测试集)?上(?:做了?|进行了?|做过)?"
                          r"(?:评测|评估|测试|实验|验证)"
                          rf"|(?:使用|采用|用)了?\s*{_ZH_NAME.format('b')}\s*(?:数据集|基准|测试集)"
-                         rf"|(?:提到|提及|引用|优于|超过|超越)了?\s*{_ZH_NAME.format('c')}")
+                         rf"|(?:提到|提及|引用|优于|超过|超越)了?\s*{_ZH_NAME.format('c')}{_ZH_END}")
+_ZH_ASKS = re.compile(r"哪些|哪篇|有哪些|列出|有没有")
 _ZH_TOPIC = re.compile(r"哪些(?P<t>[^，,。？?]{1,12}?)(?:论文|文章|工作)")
+
+
+def _looks_named(name: str, title_case: bool = False) -> bool:
+    """A dataset's or system's name, not a word: a digit or a capital (past the first letter in a
+    question written in Title Case), and none of the field's generic words ("SOTA", "baseline", "RL")."""
+    return bool(re.search(r"\d|.[A-Z]" if title_case else r"\d|[A-Z]", name)) and name.lower() not in _NOT_NAMES
 
 
 def named_mention(question: str) -> tuple[str, str] | None:
@@ -320,21 +331,26 @@ def named_mention(question: str) -> tuple[str, str] | None:
     above; `topic`: the words before "papers", "" when none), or None. The name must look like one
     (a capital or a digit: KITTI, Cityscapes, nuScenes, CIFAR-10; past its first letter in a question
     written in Title Case), except after "mention"."""
-    zh = _ZH_MENTION.search(question) if _CJK.search(question) else None
-    if zh is not None:
+    if _CJK.search(question):
+        zh = _ZH_MENTION.search(question)
+        if zh is None or not (_ZH_ASKS.search(question[:zh.start()]) or _ZH_ASKS.search(question[zh.end():])):
+            return None  # "NestQuant优于GPTQ吗？" asks about one paper
+        name = (zh.group("a") or zh.group("b") or zh.group("c")).strip()
         topic = _ZH_TOPIC.search(question[:zh.start()])
-        return (zh.group("a") or zh.group("b") or zh.group("c")).strip(), topic.group("t") if topic else ""
+        return (name, topic.group("t") if topic else "") if _looks_named(name) else None
     m = _MENTION.match(question)
     if m is None:
         m = _ON_NAMED.match(question)
-        name = m.group("name") if m else ""
         title_case = sum(w[:1].isupper() for w in question.split()[1:]) > len(question.split()) / 2
-        if m is None or not re.search(r"\d|.[A-Z]" if title_case else r"\d|[A-Z]", name) or name.lower() in _NOT_NAMES:
+        if m is None or not _looks_named(m.group("name").rstrip("."), title_case):
             return None
-    return m.group("name").strip(), " ".join(m.group("topic").split())
+    name = re.sub(r"^(?:the|a|an)\s+", "", m.group("name").strip().rstrip("."), flags=re.I)
+    return name, " ".join(m.group("topic").split())
 
 
-_NOT_NAMES = frozenset("llms gpus cpus gnns cnns rnns".split())
+# The field's words, not names: "Which papers outperform SOTA?", "... evaluate on RL benchmarks?".
+_NOT_NAMES = frozenset("llm llms gpu gpus cpu cpus gnn gnns cnn cnns rnn rnns lstm lstms vit vits transformer transformers "
+                       "sota baseline baselines rl nlp cv ml ai dl mt asr qa".split())
 
 
 _CITE = re.compile(r"\b(?:cite|cites|citing|cited)\b|引用", re.I)

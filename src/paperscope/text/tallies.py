@@ -121,6 +121,11 @@ def most_used(question: str) -> bool:
     return bool(_MOST_USED.search(question))
 
 
+# "What is the most used benchmark in the library?", "What features are used in the model?": no topic.
+_NO_TOPIC = re.compile(r"^(?:(?:this|the|our|my|your)\s+)?(?:library|corpus|collection|model|method|paper|approach|system|"
+                       r"framework|work|them|it)$", re.I)
+
+
 def grouped(question: str) -> str | None:
     """The question for the papers on the topic when `question` asks about the papers on a topic as
     a group (see above), else None."""
@@ -130,6 +135,6 @@ def grouped(question: str) -> str | None:
     topic = _GROUP_VERB.sub("", (m.group("t") or m.groupdict().get("t2") or "").strip()).strip(" ?.!")
     topic = re.sub(r"^(?:the\s+)?(?:task\s+of\s+|problem\s+of\s+)?", "", topic, flags=re.I)
     topic = re.sub(rf"\s+(?:{_GROUP_PAPERS}|methods|approaches|techniques)$", "", topic, flags=re.I)
-    if _GENRES.match(topic):
+    if _GENRES.match(topic) or _NO_TOPIC.match(topic):
         return None
     return f"Which papers are about {topic}?" if topic else None
