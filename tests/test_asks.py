@@ -454,3 +454,26 @@ def test_a_name_of_capitalised_words_is_named_by_its_initials():
     titles = {"y": "You Only Look Once: Unified, Real-Time Object Detection", "s": "Sample, Scrutinize and Scale: Search"}
     assert named("Which paper introduced YOLO?", titles) == ["y"]
     assert named("Which paper introduced SSS?", titles) == []  # "and" is no capitalised word: no initials
+
+
+def test_the_datasets_a_topics_papers_name_are_counted_first():
+    """"What is the most common dataset for crowd counting?" listed the papers on crowd counting; the reader
+    counted the names in their quotes. Over 20,000 papers: ShanghaiTech (5), UCF_CC_50 (3), ..."""
+    from paperscope.answer.datasets import asks_datasets, dataset_names
+    from paperscope.records import Evidence, Paper
+
+    abstracts = {
+        "Crowd counting with attention": ["We propose X.", "Experiments on the ShanghaiTech and UCF_CC_50 datasets show gains."],
+        "Density maps for crowds": ["Results on ShanghaiTech, UCF-QNRF and WorldExpo'10 benchmarks improve the MAE."],
+        "ScaleNet: counting at scale": ["ScaleNet uses a CNN.", "We evaluate ScaleNet on ShanghaiTech and UCF_CC_50."],
+        "Counting in videos": ["Our FlowCount model tracks people.", "It reaches 12.3 MAE on the UCF-QNRF dataset."],
+    }
+    cited = [Evidence(i, Paper(paper_id=str(i), title=t, abstract=" ".join(s)), 1.0, []) for i, (t, s) in
+             enumerate(abstracts.items(), 1)]
+    question = "What is the most common dataset for crowd counting?"
+    assert asks_datasets(question) and not asks_datasets("Which papers study crowd counting?")
+    names = dataset_names(cited, list(abstracts.values()), question)
+    # ScaleNet and FlowCount are one paper's own (its title, or one paper), MAE and CNN no datasets.
+    assert names == [("ShanghaiTech", 3), ("UCF_CC_50", 2), ("UCF-QNRF", 2)]
+    assert dataset_names(cited, list(abstracts.values()), "What benchmarks are used for UCF-QNRF?") == [
+        ("ShanghaiTech", 3), ("UCF_CC_50", 2)]  # the question's own words are no answer

@@ -340,3 +340,6 @@ def test_a_named_dataset_among_real_abstracts_lists_every_paper_that_writes_it(t
     assert all(re.search("shanghaitech", c.quote, re.I) for c in every.citations)
     best = a.ask("Which paper reports the lowest MAE on ShanghaiTech?")
     assert best.citations and {c.paper_id for c in best.citations} <= ids
+    common = a.ask("What is the most common dataset for crowd counting?")  # the names counted first
+    assert re.match(r"Named most in the abstracts of these \d+ papers, as datasets or benchmarks: ShanghaiTech \(\d+ papers\)",
+                    common.text), common.text[:300]

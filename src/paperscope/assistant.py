@@ -24,6 +24,7 @@ from typing import Any
 from paperscope.answer import plan as remark  # the texts said after an answer
 from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, History, draft_pieces
+from paperscope.answer.datasets import asks_datasets, dataset_names
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
 from paperscope.answer.figures import figure_plan, quoting_figures
 from paperscope.answer.followup import all_of_them, by_place, is_follow_up, narrows, picks_by_topic, scoring_text, unpointed
@@ -196,16 +197,20 @@ class Assistant(Library):
         scored, dropped = self.relevance.without(scored, cut.english, snapshot) if cut else (scored, 0)
         decision = self.relevance.decide(scored, snapshot, None if wants.every else limit, every=wants.every)
         remarks, lead = [remark.more_text(chinese(question))] if decision.more else [], list[str]()
+        about = wants.focus  # "What datasets do the MoE papers use?": the MoE papers, quoting their datasets
         if wants.every:
             decision, lead, remarks = shaped(decision, self.relevance.thresholds()[0], limit, wants.order, wants.who,
                                        chinese(question), wants.most, wants.tally)
         if wants.origin and not decision.abstain:  # "Who proposed X?": these address X, none is named X
             lead.insert(0, remark.origin_text(wants.origin, chinese(question)))
+        if about and asks_datasets(about) and not decision.abstain:  # "What datasets are used for X?": counted first
+            names = dataset_names(decision.cited, [self.relevance.texts.get(ev.paper).sentences for ev in decision.cited],
+                                  about)
+            lead += [remark.datasets_text(names, len(decision.cited), chinese(question))] if names else []
         if wants.judged and not decision.abstain:  # "the most cited paper on X": no citation counts here
             lead.insert(0, remark.judged_text(wants.judged, chinese(question)))
         if cut and not decision.abstain:  # say how the exclusion was read
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
-        about = wants.focus  # "What datasets do the MoE papers use?": the MoE papers, quoting their datasets
         self.relevance.quote(scored, decision.cited + decision.related, snapshot, about,
                              self.embedder.embed([about])[0] if about else None)
         cited = quoting_figures(decision.cited, wants.most) if wants.most else decision.cited  # "the largest speedup"

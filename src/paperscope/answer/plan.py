@@ -238,6 +238,15 @@ def names_text(name: str, relation: str, chinese: bool = False) -> str:
     return f"These papers name \u201c{name}\u201d in their abstracts; each quote shows how:"
 
 
+def datasets_text(names: list[tuple[str, int]], n: int, chinese: bool = False) -> str:
+    """Said first for a question about the datasets of a topic's papers (`answer.datasets`)."""
+    if chinese:
+        listed = "、".join(f"{name}（{k} 篇）" for name, k in names)
+        return f"这 {n} 篇论文的摘要中最常提到的数据集或基准：{listed}。"
+    listed = ", ".join(f"{name} ({k} papers)" for name, k in names)
+    return f"Named most in the abstracts of these {n} papers, as datasets or benchmarks: {listed}."
+
+
 def judged_text(word: str, chinese: bool = False) -> str:
     """Said before the papers on a topic asked for by a judgement ("the most cited paper on X")."""
     if chinese:
