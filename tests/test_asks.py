@@ -392,13 +392,15 @@ def test_the_papers_on_a_topic_counted_by_venue_and_by_year(spiking):
     # Which one the papers use most: for the reader to count from their quotes (read as a judgement, before).
     ("What is the most common dataset for crowd counting?", "crowd counting"),
     ("Which benchmarks are most widely used in NER?", "NER"),
+    ("人群计数最常用的数据集是什么？", "人群计数"), ("人群计数的论文都用了哪些数据集？", "人群计数"),
 ])
 def test_a_question_about_the_papers_on_a_topic_as_a_group(question, topic):
     from paperscope.text.tallies import grouped
 
-    assert grouped(question) == f"Which papers are about {topic}?"
+    topical = f"哪些论文研究{topic}？" if "\u4e00" <= question[0] <= "\u9fff" else f"Which papers are about {topic}?"
+    assert grouped(question) == topical
     wants = asks(question)
-    assert wants.question == f"Which papers are about {topic}?" and wants.judged is None and wants.most is None
+    assert wants.question == topical and wants.judged is None and wants.most is None
 
 
 @pytest.mark.parametrize("question", [

@@ -213,6 +213,7 @@ def test_shipped_theory_model_is_what_contribution_train_fits(tmp_path):
     ("Does NestQuant introduce a new benchmark?", None, None), ("Is there a benchmark on which GPT-4 fails?", None, None),
     ("Which papers evaluate on a new dataset for NER?", None, None), ("有哪些常用的人群计数数据集？", None, None),
     ("有哪些新闻推荐的数据集？", "dataset", "新闻推荐"),  # 新闻 keeps its 新
+    ("有哪些提出新数据集的命名实体识别论文？", "dataset", "命名实体识别"),
 ])
 def test_a_genre_asked_with_a_topic_is_told_apart_and_removed_from_the_topic(question, kind, topic):
     g = contribution.genre(question)

@@ -289,6 +289,11 @@ def test_a_superlatives_topic_is_a_dataset_only_when_it_is_a_name_after_on():
     assert named_topic("Which paper reports the largest speedup for LLM inference?",
                        "Which papers are about LLM inference?") is None  # a topic: read by the relevance model
     assert named_topic("Which method is the fastest on LLMs?", "Which papers are about LLMs?") is None
+    from paperscope.text.asks import asks
+
+    zh = asks("哪篇论文在ShanghaiTech上的MAE最低？")  # a measure written in Latin letters (it was no pick)
+    assert zh.most is not None and zh.most.measure[0] == "mae"
+    assert named_topic("哪篇论文在ShanghaiTech上的MAE最低？", zh.question) == "ShanghaiTech"
 
 
 def test_the_papers_that_evaluate_on_a_named_dataset_are_those_that_write_it(seeded):

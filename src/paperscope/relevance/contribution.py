@@ -349,6 +349,9 @@ def genre(question: str) -> Genre | None:
         if not [w for w in raw_terms(topic) if w not in STOPWORDS]:
             return None  # "Which papers introduce a new dataset?" asks for the kind alone (`asked`)
         return Genre("dataset", f"Which papers are about {topic}?")
+    m = _DATASET_ZH_BEFORE.search(question)
+    if m is not None:  # "有哪些提出新数据集的命名实体识别论文？"
+        return Genre("dataset", f"哪些论文研究{m.group('t')}？")
     m = _DATASET_ZH.search(question)
     if m is not None and not _USED_ZH.search(question):
         span = m.group(0)[:-len(_DATA_ZH.findall(m.group(0))[-1])]  # "有哪些文本转SQL的数据集" -> "...的论文"
@@ -358,6 +361,8 @@ def genre(question: str) -> Genre | None:
 
 
 _DATA_ZH = re.compile(r"数据集|基准|语料库?")
+_DATASET_ZH_BEFORE = re.compile(r"(?:提出|发布|构建|贡献|公开)了?(?:新的?)?(?:数据集|基准|语料库?)的(?P<t>[^，,。？?]{2,20}?)"
+                                r"(?:论文|工作|研究)")
 _PAPERS_ASKED = re.compile(r"^\W*(?:(?:which|what)\s+(?:papers?|works?|studies)?|(?:are|is)\s+there\s+(?:any\s+)?"
                            r"(?:papers?|works?)?(?:\s+that)?|has\s+anyone|(?:do|did)\s+(?:any|some)\s+(?:papers?|works?|studies)"
                            r"|have\s+any\s+(?:papers?|works?))\s*", re.I)

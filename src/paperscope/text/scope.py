@@ -369,8 +369,10 @@ def named_topic(asked: str, topic_question: str) -> str | None:
     """The dataset a superlative asks about when its topic is one ("Which paper reports the lowest MAE
     on ShanghaiTech?": `text.superlatives.ranked` reads the topic "ShanghaiTech"): a name (a digit or a
     capital past its first letter; one word) written after "on"; else None."""
-    m = re.match(r"^Which papers are about (?P<t>.+)\?$", topic_question)
-    name = m.group("t").strip() if m else ""
+    m = re.match(r"^Which papers are about (?P<t>.+)\?$|^哪些论文研究(?P<z>.+)？$", topic_question)
+    name = (m.group("t") or m.group("z")).strip() if m else ""
+    if m and m.group("z"):  # "哪篇论文在ShanghaiTech上的MAE最低？"
+        return name if _looks_named(name) and " " not in name and re.search(rf"在\s*{re.escape(name)}\s*上", asked) else None
     if not name or " " in name or not re.search(r"\d|\w[A-Z]|^[A-Z]{2,}$", name) or name.lower() in _NOT_NAMES:
         return None  # one word: "the largest speedup for LLM inference" asks about a topic
     return name if re.search(rf"\bon\s+(?:the\s+)?{re.escape(name)}\b", asked) else None

@@ -37,7 +37,8 @@ _ZH_MOST = {"快": "fastest", "大": "largest", "高": "highest", "多": "most",
 # Recency picks ("Which of them is the most recent?", "the oldest one", "哪篇最新？") order by year.
 YEAR = ("year",)
 _BY_YEAR = {"newest", "latest", "oldest", "earliest"}
-_ZH_PICK = re.compile(r"哪(?:个|篇|一个|一篇|项|种|些)[^，,。？?]*?(?:的(?P<measure>[\u4e00-\u9fff]{1,4}?))?"
+_ZH_PICK = re.compile(r"哪(?:个|篇|一个|一篇|项|种|些)[^，,。？?]*?"
+                      r"(?:的(?P<measure>[\u4e00-\u9fff]{1,4}?|[A-Za-z][A-Za-z0-9@-]{0,11}))?"  # 的加速比, 的MAE
                       r"最(?P<sup>便宜|重要|相关|有影响力?|有代表性|经典|著名|知名|[快大高多好强长小低少短新早])")
 # Judgements (`_JUDGED`) asked in Chinese: the best match, saying so.
 _ZH_JUDGED = frozenset("重要 相关 有影响 有影响力 有代表性 经典 著名 知名".split())
@@ -91,7 +92,8 @@ def most_of(question: str) -> Most | None:
     if zh:
         word = _ZH_MOST[zh.group("sup")]
         gloss = to_english_query(zh.group("measure") or "").split()
-        named = [w for w in gloss if w.isalpha() and w.isascii()][:2]  # the head glosses ("加速比": speedup, acceleration)
+        # the head glosses ("加速比": speedup, acceleration)
+        named = [w.lower() for w in gloss if w.isalpha() and w.isascii()][:2]
         most = _most(word, named)
         return most._replace(label=zh.group("measure") or _ZH_LABEL.get(zh.group("sup"), "")) if most else None
     m = _SUPERLATIVE.search(question) if _PICK.search(question) else None
@@ -205,7 +207,7 @@ def _zh_ranked(question: str) -> Ranked | None:
         most: Most | None = Most("most", BEST_MATCH, True, label=m.group("sup"))
     else:
         gloss = to_english_query(measure).split()
-        most = _most(_ZH_MOST[m.group("sup")], [w for w in gloss if w.isalpha() and w.isascii()][:2])
+        most = _most(_ZH_MOST[m.group("sup")], [w.lower() for w in gloss if w.isalpha() and w.isascii()][:2])
         most = most._replace(label=measure or _ZH_LABEL.get(m.group("sup"), "")) if most else None
     inner = question[m.start() + 2:m.start("measure") - 1 if m.group("measure") else m.start("sup") - 1]
     inner = re.sub(r"^[篇个项种]?(?:论文|文章|工作)?", "", inner)

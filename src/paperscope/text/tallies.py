@@ -116,9 +116,17 @@ _MOST_USED = re.compile(rf"^\W*(?:what|which)\s+(?:(?:is|are)\s+the\s+most\s+(?:
                         r"(?P<t>[^?]+)", re.I)
 
 
+# The same in Chinese: "人群计数最常用的数据集是什么？", "人群计数的论文都用了哪些数据集？".
+_ZH_THINGS = r"(?:数据集|基准(?:数据集)?|评测指标|评价指标|指标|基线|损失函数)"
+_ZH_MOST_USED = re.compile(rf"^(?:在|关于|对于)?(?P<t>[^，,。？?]{{2,20}}?)(?:领域|方面|任务|中|里)?的?(?:最|比较)?"
+                           rf"(?:常用|主流|常见|流行)的?{_ZH_THINGS}")
+_ZH_USED = re.compile(rf"^(?:在|关于|对于)?(?P<t>[^，,。？?]{{2,20}}?)的?(?:论文|方法|工作|研究)(?:都|一般|通常|主要)?"
+                      rf"(?:用了|使用了?|采用了?|用到了?)(?:哪些|什么)的?{_ZH_THINGS}")
+
+
 def most_used(question: str) -> bool:
     """Does the question ask which dataset (benchmark, metric ...) the papers on a topic use most?"""
-    return bool(_MOST_USED.search(question))
+    return bool(_MOST_USED.search(question) or _ZH_MOST_USED.search(question))
 
 
 # "What is the most used benchmark in the library?", "What features are used in the model?": no topic.
@@ -129,6 +137,9 @@ _NO_TOPIC = re.compile(r"^(?:(?:this|the|our|my|your)\s+)?(?:library|corpus|coll
 def grouped(question: str) -> str | None:
     """The question for the papers on the topic when `question` asks about the papers on a topic as
     a group (see above), else None."""
+    zh = _ZH_MOST_USED.search(question) or _ZH_USED.search(question)
+    if zh is not None:  # "人群计数的论文都用了哪些数据集？": the crowd counting papers, each quoting its datasets
+        return f"哪些论文研究{zh.group('t')}？"
     m = _USED_FOR.search(question) or _MOST_USED.search(question) or _GROUP.search(question)
     if m is None or _ASKS_PAPERS.search(question):
         return None
