@@ -26,8 +26,17 @@ from paperscope.answer.backends import make_answerer
 from paperscope.answer.base import Answerer, History, draft_pieces
 from paperscope.answer.datasets import asks_datasets, dataset_names
 from paperscope.answer.extractive import ExtractiveAnswerer, list_heading, paper_line
-from paperscope.answer.figures import figure_plan, quoting_figures
-from paperscope.answer.followup import all_of_them, by_place, is_follow_up, narrows, picks_by_topic, scoring_text, unpointed
+from paperscope.answer.figures import figure_plan, quoting_figures, reporting_plan
+from paperscope.answer.followup import (
+    all_of_them,
+    by_place,
+    is_follow_up,
+    narrows,
+    picks_by_topic,
+    reported_measure,
+    scoring_text,
+    unpointed,
+)
 from paperscope.answer.plan import AbstainReason, Plan, abstention, nearest_paper, related_text, similar_abstain
 from paperscope.answer.shape import shaped
 from paperscope.answer.verify import Verified, removal_notes, verify
@@ -166,6 +175,10 @@ class Assistant(Library):
             # Which previous paper is meant: judged with the earlier question; the quote: with the follow-up's words.
             named = [c.paper_id for c in by_place(prior, question)]  # "Who wrote the second one?"
             restrict = set(named) or {c.paper_id for c in last.citations}
+            reported = reported_measure(question)
+            if reported is not None:  # "Which of them report MAE?": those whose abstracts give a figure for it
+                return reporting_plan(base.question, standalone, self.scored(earlier, snapshot, filters, restrict=restrict)
+                                      .evidence, reported, notes)
             most = most_of(question)
             if most is not None:  # "Which one reports the largest speedup?": by each one's figure
                 return figure_plan(base.question, standalone, self.scored(earlier, snapshot, filters, restrict=restrict)

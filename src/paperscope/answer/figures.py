@@ -170,6 +170,19 @@ def figure_plan(question: str, standalone: str, papers: list[Evidence], most: Mo
                                      by_year=most.measure == YEAR))
 
 
+def reporting_plan(question: str, standalone: str, papers: list[Evidence], measure: str, notes: list[str]) -> Plan:
+    """"Which of them report MAE?": the previous answer's `papers` (in their order) whose abstracts give a
+    figure for `measure`, each quoting it; abstains, naming the measure, when none does. Read as topic
+    words, "report MAE" matched none of 13 crowd counting papers and the answer abstained."""
+    picked = {ev.paper.paper_id: ev for ev in by_figure(papers, Most("most", (measure.lower(),), True, label=measure)).cited}
+    cited = [replace(picked[ev.paper.paper_id], marker=i) for i, ev in
+             enumerate((ev for ev in papers if ev.paper.paper_id in picked), 1)]
+    if not cited:
+        return Plan(question, standalone, papers, [], related=papers[:3], abstain=AbstainReason.NONE_OF_THOSE,
+                    detail=measure, notes=notes)
+    return Plan(question, standalone, papers, cited, notes=notes)
+
+
 def quoting_figures(cited: list[Evidence], most: Most) -> list[Evidence]:
     """`cited` in its order, each paper that reports the measure quoting its figure's sentence:
     set after the answer's quotes are ranked, which would put the most topical sentence first."""

@@ -164,6 +164,22 @@ def asks_code(question: str) -> bool:
     return bool(_CODE.search(question))
 
 
+# "Which of them report MAE?", "Do any of them report accuracy?", "其中哪些报告了MAE？": a measure the previous
+# papers' abstracts give a figure for (`answer.figures.reporting_plan`).
+_REPORTS = re.compile(r"\b(?:report|reports|give|gives|state|states|provide|provides)\s+(?:an?\s+|the\s+|their\s+|its\s+)?"
+                      r"(?P<m>[A-Za-z][\w%@-]*(?:\s+[a-z][\w-]*)?)(?:\s+(?:figures?|numbers?|results?|scores?|values?))?"
+                      r"\s*[?.]?\s*$|报告了?(?P<z>[A-Za-z][\w%@-]*)", re.I)
+
+
+def reported_measure(question: str) -> str | None:
+    """The measure a narrowing follow-up asks the previous papers to report a figure for, or None."""
+    m = _REPORTS.search(question) if narrows(question) and not _CODE.search(question) else None
+    if m is None:
+        return None
+    measure = re.sub(r"\s+(?:figures?|numbers?|results?|scores?|values?)$", "", (m.group("m") or m.group("z") or "").strip())
+    return measure if measure and measure.lower() not in ("code", "results", "it", "them", "this") else None
+
+
 def picks_by_topic(question: str) -> bool:
     """Does the follow-up pick among the previous papers by a topic of its own ("Which of them use
     quantization?", "And which ones use flow matching?")? When none of them fits, the library's papers
