@@ -313,8 +313,7 @@ class Gatherer:
         Over 20,000 papers, "Which papers on NeRF were published at CVPR?" said "none covers “NeRF”"
         and named two CVPR papers on adversarial attacks as the nearest, while 32 NeRF papers came
         from other venues."""
-        decision = self.relevance.decide(self.scored_all(question, snapshot), snapshot, None, every=True)
-        cited = [] if decision.abstain else decision.cited
+        cited = self._every(question, snapshot, None)
         one = min(self.catalog.allowed(filters.venue, None, None, None), default=None) if filters.venue else None
         venue = [p.venue for p in self.catalog.papers([one]).values()] if one else []  # as the papers write it
         return cited[:show], len(cited), filters.described(venue, chinese(question))
@@ -326,6 +325,10 @@ class Gatherer:
         (within the filters) on that topic (`find_all`'s decision; the best `show`), and how many.
         Before, the answer said only that none of the previous papers does, while NestQuant and SLiM
         quantize LLMs."""
-        decision = self.relevance.decide(self.scored_all(question, snapshot, filters), snapshot, None, every=True)
-        cited = [] if decision.abstain else [ev for ev in decision.cited if ev.paper.paper_id not in besides]
+        cited = [ev for ev in self._every(question, snapshot, filters) if ev.paper.paper_id not in besides]
         return cited[:show], len(cited)
+
+    def _every(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence]:
+        """Every paper `find_all` would cite for `question` (none when it abstains)."""
+        decision = self.relevance.decide(self.scored_all(question, snapshot, filters), snapshot, None, every=True)
+        return [] if decision.abstain else decision.cited

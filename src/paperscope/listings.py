@@ -89,11 +89,8 @@ class Listings:
             ids = [pid for pid in ids if pid in cited]
             if not ids:
                 return None
-        q = self.gather.relevance.analyze(question, snapshot)
-        vectors = self.gather.relevance.vectors(q, self.gather.embedder.embed([question])[0])
-        evidence = [Evidence(i, papers[pid], 1.0, [(quotes[pid] or own_work(papers[pid]), 1.0)])
-                    for i, pid in enumerate(ids, 1)]
-        return Scored(q, vectors, evidence, preset=True)
+        return self._preset(question, snapshot, [Evidence(i, papers[pid], 1.0, [(quotes[pid] or own_work(papers[pid]), 1.0)])
+                                                 for i, pid in enumerate(ids, 1)])
 
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
         """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
@@ -115,10 +112,12 @@ class Listings:
         admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys()
         ids = sorted(admitted if among is None else admitted & among)
         papers = sorted(self.gather.catalog.papers(ids).values(), key=lambda p: (-(p.year or 0), p.display_title.lower()))
+        return self._preset(question, snapshot, [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)])
+
+    def _preset(self, question: str, snapshot: Bm25Snapshot, evidence: list[Evidence]) -> Scored:
+        """`evidence` listed as it is, with its quotes chosen (`Scored.preset`), under the analysed question."""
         q = self.gather.relevance.analyze(question, snapshot)
-        vectors = self.gather.relevance.vectors(q, self.gather.embedder.embed([question])[0])
-        evidence = [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)]
-        return Scored(q, vectors, evidence, preset=True)
+        return Scored(q, self.gather.relevance.vectors(q, self.gather.embedder.embed([question])[0]), evidence, preset=True)
 
 
 def own_work(paper: Paper) -> str:
