@@ -1,6 +1,7 @@
 """What the relevance model reads for a question: candidates gathered from the retrievers (and
-the cross-lingual path), their chunk vectors, and the model's probabilities; for `find_all`,
-gathered deep, twice for an acronym question, and deeper only for a large topic.
+the cross-lingual path), their chunk vectors, and the model's probabilities (a question joining
+alternatives with "or" asked once per alternative too, `disjuncts`); for `find_all`, gathered
+deep, twice for an acronym question, and deeper only for a large topic.
 
 Leaves out: deciding what to cite (`relevance.decision`) and quoting (`Relevance.quote`).
 """
@@ -24,6 +25,7 @@ from paperscope.records import Answer, Evidence, Hit
 from paperscope.relevance import Relevance, Scored, in_order
 from paperscope.relevance.contribution import GATHER, asked, genre
 from paperscope.relevance.decision import MAX_RELATED
+from paperscope.relevance.disjuncts import disjuncts
 from paperscope.relevance.features import QuestionVectors
 from paperscope.relevance.library_terms import library_phrases
 from paperscope.relevance.question import Question
@@ -158,6 +160,10 @@ class Gatherer:
         if short is not None:
             s = self.candidates(short, snapshot, filters, k, restrict, exclude, deep, depth)
             scored = scored.merged(self.relevance.score(s.question, s.vectors, s.hits, snapshot, s.chunk_vectors))
+        for wording, stem in [] if chinese(question) else disjuncts(c.question):  # "symmetry or equivariance"
+            d = self.candidates(wording, snapshot, filters, k, restrict, exclude, deep, depth)
+            scored = scored.merged(self.relevance.holding(
+                self.relevance.score(d.question, d.vectors, d.hits, snapshot, d.chunk_vectors), stem, snapshot))
         return scored
 
     def _by_contribution(self, kind: str, c: Candidates, snapshot: Bm25Snapshot, filters: FilterArg,
@@ -192,12 +198,15 @@ class Gatherer:
             topic = self.scored_all(g.topic, snapshot, filters)
             return self._of_genre(g.kind, topic, self.relevance.score(
                 topic.question, topic.vectors, first.hits, snapshot, first.chunk_vectors, topic=True))
+        # (wording, the stem its papers must use): the question, its acronym forms, each "or" alternative
+        wordings = [(q, None) for q in (question, spelled, short) if q is not None]
+        wordings += [] if chinese(question) else disjuncts(first.question)
         while True:
-            found = [first if q == question and depth == FIND_ALL_FIRST_DEPTH
-                     else self.candidates(q, snapshot, filters, deep=True, depth=depth)
-                     for q in (question, spelled, short) if q is not None]
+            found = [(first if q == question and depth == FIND_ALL_FIRST_DEPTH
+                      else self.candidates(q, snapshot, filters, deep=True, depth=depth), stem) for q, stem in wordings]
             scored = [self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
-                      for c in found]
+                      for c, _ in found]
+            scored = [s if stem is None else self.relevance.holding(s, stem, snapshot) for s, (_, stem) in zip(scored, found)]
             merged = functools.reduce(Scored.merged, scored)
             if depth >= FIND_ALL_DEPTH:
                 break
@@ -205,7 +214,7 @@ class Gatherer:
             # Each listed paper at its best rank over the wordings: one that a wording ranks high
             # is within reach, however low another wording ranks it.
             best: dict[str, int] = {}
-            for c in found:
+            for c, _ in found:
                 for h in c.hits:
                     if h.paper_id in listed and (h.bm25_rank or h.dense_rank):
                         r = min(r for r in (h.bm25_rank, h.dense_rank) if r is not None)
@@ -214,7 +223,7 @@ class Gatherer:
                 break
             depth = FIND_ALL_DEPTH
         merged = self.relevance.names_rule(self.relevance.whole_topic(merged, snapshot), snapshot)
-        return self._named(merged, found[0], snapshot, filters)
+        return self._named(merged, found[0][0], snapshot, filters)
 
     def _of_genre(self, kind: str, topic: Scored, asked_hits: Scored) -> Scored:
         """A question asking for a genre with a topic ("Any surveys on reinforcement learning?",

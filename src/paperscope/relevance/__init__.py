@@ -165,6 +165,11 @@ class Relevance:
         heaviest = [max((w for w, hit in zip(cover.weights, h) if not hit), default=0.0) for h in hits]
         return self._unlisted(scored, [m >= WHOLE_MISSING for m in heaviest])
 
+    def holding(self, scored: Scored, stem: str, corpus: CorpusStats) -> Scored:
+        """`scored` without the papers that lack `stem` (acronyms both ways): an "or" wording's (`disjuncts`)."""
+        cover = Cover(replace(scored.question, groups=((frozenset([stem]), 1.0),), alternatives=()), corpus.acronyms)
+        return replace(scored, evidence=[ev for ev in scored.evidence if cover.hits(self.texts.get(ev.paper).all)[0]])
+
     def names_rule(self, scored: Scored, corpus: CorpusStats) -> Scored:
         """find_all: a paper that names the question's topic only once in passing, not in its title
         or opening (`features.names_topic`), is not listed once `NAMES_MIN` listed candidates and
