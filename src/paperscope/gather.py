@@ -199,7 +199,7 @@ class Gatherer:
             return self._of_genre(g.kind, topic, self.relevance.score(
                 topic.question, topic.vectors, first.hits, snapshot, first.chunk_vectors, topic=True))
         # (wording, the stem its papers must use): the question, its acronym forms, each "or" alternative
-        wordings = [(q, None) for q in (question, spelled, short) if q is not None]
+        wordings: list[tuple[str, str | None]] = [(q, None) for q in (question, spelled, short) if q is not None]
         wordings += [] if chinese(question) else disjuncts(first.question)
         while True:
             found = [(first if q == question and depth == FIND_ALL_FIRST_DEPTH
