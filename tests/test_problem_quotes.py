@@ -110,3 +110,38 @@ def test_over_a_library_the_datasets_question_quotes_the_named_datasets(tmp_path
             named += 1  # the abstract names its datasets: the quote is that sentence
             assert dataset.search(c.quote), c.title
     assert named >= 2
+
+
+def test_names_first_quotes_the_sentence_naming_the_methods():
+    """"Which existing RL algorithms did they plug it into?" is answered by the sentence naming
+    them (IQL, PEX, APL), not by the one restating "existing ... RL algorithms"."""
+    from paperscope.relevance.quotes import names_first
+
+    sentences = ["Offline-to-online RL fine-tunes an offline policy online.",
+                 "Our method is versatile and can be integrated with existing offline-to-online RL algorithms.",
+                 "By implementing CFDG to popular methods IQL, PEX and APL, we achieve a 15% improvement on D4RL."]
+    scores = np.array([1.0, 3.0, 2.0])  # the rankers favour the restating sentence
+    title = "Offline-to-Online Reinforcement Learning with Classifier-Free Diffusion Generation"
+    q = analyze("Which existing RL algorithms did they plug it into?", _flat_idf, scaffolding=False)
+    assert q.kind == "factoid"
+    assert int(np.argmax(names_first(q, sentences, range(3), title, scores))) == 2
+    # Unchanged: a list question, a question not after names, or a best sentence that names some.
+    for other in ("Which papers integrate offline-to-online RL algorithms?", "How much does it improve on D4RL?"):
+        o = analyze(other, _flat_idf, scaffolding=False)
+        assert list(names_first(o, sentences, range(3), title, scores)) == list(scores)
+    named = np.array([1.0, 2.0, 3.0])
+    assert list(names_first(q, sentences, range(3), title, named)) == list(named)
+    # Plain capitalised names answer too: "Adam and Momentum optimizers" stays ahead of a later
+    # sentence listing architectures and datasets.
+    l4 = ["We propose a stepsize adaptation scheme for stochastic gradient descent.",
+          "We demonstrate its capabilities by conclusively improving the performance of Adam and Momentum optimizers.",
+          "The performance is validated on architectures including CNNs, ResNets and datasets MNIST and CIFAR10."]
+    q = analyze("Which optimizers does the loss-based stepsize adaptation scheme improve?", _flat_idf, scaffolding=False)
+    assert list(names_first(q, l4, range(3), "L4: Practical loss-based stepsize adaptation", scores)) == list(scores)
+
+
+def test_names_first_in_a_follow_up_over_the_seeds(seeded):
+    history = [("Is there a paper that uses classifier-free guidance diffusion to augment data for offline-to-online RL?", None)]
+    first = seeded.ask(history[0][0])
+    answer = seeded.ask("Which existing RL algorithms did they plug it into?", history=[(history[0][0], first)])
+    assert answer.citations and "IQL" in answer.citations[0].quote

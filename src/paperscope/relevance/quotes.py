@@ -16,7 +16,8 @@ scaffolding (`question.analyze(..., scaffolding=False)`). A logistic ranker over
 on SciFact rationale sentences (findings, not background) and on the sentences holding factoid
 answers (`paperscope.bench.relevance_train`). Two rules over the ranker: for "how many X" the
 sentences that count X come first (`counted_first`); for "which papers ..." the sentences holding
-every question word the title lacks (`asked_first`).
+every question word the title lacks (`asked_first`); those for answers that are names (datasets,
+methods, models) are `name_quotes`'.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ import numpy.typing as npt
 from paperscope.relevance.features import concepts_of, stems
 from paperscope.relevance.lexicon import position_tendency, thesaurus
 from paperscope.relevance.model import QuoteRanker
+from paperscope.relevance.name_quotes import ahead as _ahead
+from paperscope.relevance.name_quotes import datasets_first, names_first
 from paperscope.relevance.question import Question, compared_names
 from paperscope.text.zh import PROBLEM_CUES
 
@@ -145,11 +148,6 @@ def sentence_features(q: Question, qvec: npt.NDArray[np.float32], sentences: Seq
             quantity * number, asked, factoid * asked, near, soft,
         ])
     return np.array(out, dtype=np.float64).reshape(len(rows), len(SENTENCE_FEATURES))
-
-
-def _ahead(scores: npt.NDArray[np.float64], flags: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """`scores` with the flagged sentences (1.0) ahead of every other, each group in the ranker's order."""
-    return scores + flags * (float(scores.max() - scores.min()) + 1.0)
 
 
 def counted_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
@@ -317,37 +315,14 @@ def problem_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     return _ahead(scores, first)
 
 
-# "What datasets are commonly used for crowd counting?", "Which benchmarks do the NAS papers evaluate
-# on?": each paper's sentence naming its datasets ("ShanghaiTech, UCF_CC_50, and UCF-QNRF"); the
-# rankers quoted "... on two of the most challenging crowd counting datasets".
-_ASKS_DATASETS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:datasets|benchmarks|corpora|test\s+sets|data\s+sets)\b", re.I)
-_DATASET_WORD = re.compile(r"\b(?:datasets?|benchmarks?|corpus|corpora|data\s+sets?)\b", re.I)
-_DATASET_NAME = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][\w-]*|[A-Z][A-Z0-9]{2,}(?:[-_][\w-]+)?|[A-Za-z]+[-_]?\d[\w-]*)\b")
-
-
-def datasets_first(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
-                   scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """For a question asking which datasets or benchmarks papers use (not about one paper, a
-    factoid), the sentences that name datasets (a name the question and the title lack, next to
-    "dataset" / "benchmark") ahead of the others, in the rankers' order. Other questions: unchanged."""
-    if not len(scores) or q.kind == "factoid" or not _ASKS_DATASETS.search(q.text):
-        return scores
-    known = {w.lower().rstrip("s") for w in re.findall(r"[\w-]+", f"{q.text} {title}")}  # "LLM" in a title's "LLMs"
-    names = np.array([float(bool(_DATASET_WORD.search(sentences[i])) and any(
-        m.group(0).lower().rstrip("s") not in known for m in _DATASET_NAME.finditer(sentences[i]))) for i in rows])
-    if not names.any():
-        return scores
-    return _ahead(scores, names)
-
-
 def first_rules(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
                 scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The ranker's `scores` with the rules that put a sentence first, in order: counts
     (`counted_first`), every asked word the title lacks (`asked_first`), the datasets it names
-    (`datasets_first`), the introduction (`introduced_first`), the problem the paper sets out from
-    (`problem_first`)."""
+    (`datasets_first`), the methods or models it names (`names_first`), the introduction
+    (`introduced_first`), the problem the paper sets out from (`problem_first`)."""
     scores = asked_first(q, sentences, rows, title, counted_first(q, sentences, rows, scores))
-    scores = datasets_first(q, sentences, rows, title, scores)
+    scores = names_first(q, sentences, rows, title, datasets_first(q, sentences, rows, title, scores))
     return problem_first(q, sentences, rows, introduced_first(q, sentences, rows, scores))
 
 
