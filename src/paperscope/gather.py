@@ -155,16 +155,22 @@ class Gatherer:
             topic = self.scored(g.topic, snapshot, filters, k, restrict, exclude, deep, depth)
             return self._of_genre(g.kind, topic, self.relevance.score(
                 topic.question, topic.vectors, c.hits, snapshot, c.chunk_vectors))
-        scored = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors)
-        short = snapshot.acronyms.abbreviated(question)
-        if short is not None:
-            s = self.candidates(short, snapshot, filters, k, restrict, exclude, deep, depth)
-            scored = scored.merged(self.relevance.score(s.question, s.vectors, s.hits, snapshot, s.chunk_vectors))
-        for wording, stem in [] if chinese(question) else disjuncts(c.question):  # "symmetry or equivariance"
-            d = self.candidates(wording, snapshot, filters, k, restrict, exclude, deep, depth)
-            scored = scored.merged(self.relevance.holding(
-                self.relevance.score(d.question, d.vectors, d.hits, snapshot, d.chunk_vectors), stem, snapshot))
+        scored = self._score(c, None, snapshot)
+        for wording, stem in self._wordings(question, c.question, [snapshot.acronyms.abbreviated(question)]):
+            scored = scored.merged(self._score(
+                self.candidates(wording, snapshot, filters, k, restrict, exclude, deep, depth), stem, snapshot))
         return scored
+
+    def _wordings(self, question: str, q: Question, forms: list[str | None]) -> list[tuple[str, str | None]]:
+        """(wording, the stem its papers must use, or None) of `question`'s other forms (`forms`:
+        its acronym forms) and each "or" alternative (`disjuncts`; not in Chinese)."""
+        out: list[tuple[str, str | None]] = [(f, None) for f in forms if f is not None]
+        return out + ([] if chinese(question) else list(disjuncts(q)))
+
+    def _score(self, c: Candidates, stem: str | None, snapshot: Bm25Snapshot, topic: bool = False) -> Scored:
+        """`c` scored; an "or" wording's only for the papers that use its word (`stem`)."""
+        s = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=topic)
+        return s if stem is None else self.relevance.holding(s, stem, snapshot)
 
     def _by_contribution(self, kind: str, c: Candidates, snapshot: Bm25Snapshot, filters: FilterArg,
                          restrict: set[str] | None, exclude: set[str] | None, depth: int) -> Scored:
@@ -198,16 +204,11 @@ class Gatherer:
             topic = self.scored_all(g.topic, snapshot, filters)
             return self._of_genre(g.kind, topic, self.relevance.score(
                 topic.question, topic.vectors, first.hits, snapshot, first.chunk_vectors, topic=True))
-        # (wording, the stem its papers must use): the question, its acronym forms, each "or" alternative
-        wordings: list[tuple[str, str | None]] = [(q, None) for q in (question, spelled, short) if q is not None]
-        wordings += [] if chinese(question) else disjuncts(first.question)
+        wordings = self._wordings(question, first.question, [question, spelled, short])
         while True:
             found = [(first if q == question and depth == FIND_ALL_FIRST_DEPTH
                       else self.candidates(q, snapshot, filters, deep=True, depth=depth), stem) for q, stem in wordings]
-            scored = [self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=True)
-                      for c, _ in found]
-            scored = [s if stem is None else self.relevance.holding(s, stem, snapshot) for s, (_, stem) in zip(scored, found)]
-            merged = functools.reduce(Scored.merged, scored)
+            merged = functools.reduce(Scored.merged, (self._score(c, stem, snapshot, topic=True) for c, stem in found))
             if depth >= FIND_ALL_DEPTH:
                 break
             listed = self._listed(merged)

@@ -21,6 +21,12 @@ def ahead(scores: npt.NDArray[np.float64], flags: npt.NDArray[np.float64]) -> np
     return scores + flags * (float(scores.max() - scores.min()) + 1.0)
 
 
+def _known(q: Question, title: str) -> set[str]:
+    """The question's and the title's words, lower case, a plural's "s" off ("LLM" in a title's "LLMs"):
+    no answer names them."""
+    return {w.lower().rstrip("s") for w in re.findall(r"[\w-]+", f"{q.text} {title}")}
+
+
 # "What datasets are commonly used for crowd counting?", "Which benchmarks do the NAS papers evaluate
 # on?": each paper's sentence naming its datasets ("ShanghaiTech, UCF_CC_50, and UCF-QNRF"); the
 # rankers quoted "... on two of the most challenging crowd counting datasets".
@@ -36,7 +42,7 @@ def datasets_first(q: Question, sentences: Sequence[str], rows: Sequence[int], t
     "dataset" / "benchmark") ahead of the others, in the rankers' order. Other questions: unchanged."""
     if not len(scores) or q.kind == "factoid" or not _ASKS_DATASETS.search(q.text):
         return scores
-    known = {w.lower().rstrip("s") for w in re.findall(r"[\w-]+", f"{q.text} {title}")}  # "LLM" in a title's "LLMs"
+    known = _known(q, title)
     names = np.array([float(bool(_DATASET_WORD.search(sentences[i])) and any(
         m.group(0).lower().rstrip("s") not in known for m in _DATASET_NAME.finditer(sentences[i]))) for i in rows])
     if not names.any():
@@ -69,7 +75,7 @@ def names_first(q: Question, sentences: Sequence[str], rows: Sequence[int], titl
     Other questions: unchanged."""
     if not len(scores) or q.kind != "factoid" or not _ASKS_NAMES.search(q.text):
         return scores
-    known = {w.lower().rstrip("s") for w in re.findall(r"[\w-]+", f"{q.text} {title}")}
+    known = _known(q, title)
     names = np.array([float(len(_names(sentences[i]) - known) >= 2) for i in rows])
     top = np.argsort(-scores, kind="stable")[:NAMES_TOP]
     if names[top[0]] or not names[top].any():

@@ -38,14 +38,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from paperscope.text.superlatives import BEST_MATCH, Most, ranked
-from paperscope.text.tallies import grouped, most_used, tallied
+from paperscope.text.tallies import PAPERS, grouped, most_used, tallied
 from paperscope.text.zh import has_cjk, to_english_query
 
 _GENRE = r"(?:papers?|works?|studies|study|articles?|publications?|research|approaches|methods|advances|results)"
-_PAPERS = r"(?:papers|works|studies|articles|publications)"
-_COUNT = re.compile(rf"\bhow\s+many\s+(?:of\s+the\s+)?(?:[\w-]+\s+){{0,3}}?{_PAPERS}\b|"
-                    rf"\b(?:the\s+)?number\s+of\s+(?:[\w-]+\s+){{0,2}}?{_PAPERS}\b|"
-                    rf"\bcount\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?{_PAPERS}\b|"
+_COUNT = re.compile(rf"\bhow\s+many\s+(?:of\s+the\s+)?(?:[\w-]+\s+){{0,3}}?{PAPERS}\b|"
+                    rf"\b(?:the\s+)?number\s+of\s+(?:[\w-]+\s+){{0,2}}?{PAPERS}\b|"
+                    rf"\bcount\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?{PAPERS}\b|"
                     r"(?:多少|几)\s*篇|有多少(?:项|个)?(?:论文|研究|工作|文章)|(?:论文|文章)(?:的)?(?:数量|数目|篇数)", re.I)
 # A count of a paper's own things is a factoid: "How many papers did they compare against?" stays
 # one paper's detail when it follows an answer (follow-ups are read before this).
@@ -145,7 +144,7 @@ _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "sev
             "ten": 10, "a couple of": 2, "a few": 3, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6,
             "七": 7, "八": 8, "九": 9, "十": 10}
 _N = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few)"
-_KIND = rf"(?:{_PAPERS}|references|readings)"
+_KIND = rf"(?:{PAPERS}|references|readings)"
 _ASKED = re.compile(rf"(?:\b(?:the\s+)?(?:top|best)\s+{_N}\s+(?=(?:[\w-]+\s+){{0,2}}{_KIND}\b)|"
                     rf"\b{_N}\s+(?:(?:best|top|good|key|important|relevant|recent|representative|must-read|seminal|"
                     rf"influential)\s+){{0,2}}(?={_KIND}\b))\s*|"

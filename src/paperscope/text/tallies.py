@@ -74,13 +74,13 @@ def tallied(question: str) -> tuple[str, str] | None:
     return (f"Which papers are about {topic}?", "venue" if venue else "year") if topic else None
 
 
-_GROUP_PAPERS = r"(?:papers|works|studies|articles|publications)"
+PAPERS = r"(?:papers|works|studies|articles|publications)"  # a word for papers, plural
 # Not a topic before "papers": which papers, not what about ("the two papers", "the cited papers").
 _NOT_TOPIC = (r"(?:previous|above|cited|listed|same|other|first|second|third|last|two|three|four|five|several|many|few|"
               r"following|such|recent|newest|latest|best|top|most|relevant|remaining|retrieved|selected|the|all|of|proposed|"
               r"existing|different|new|various|baseline|our|their|its|prior|previous|current|main|other)")
 _GROUP = re.compile(rf"\b(?:the|these|those|all(?:\s+(?:the|of\s+the))?)\s+(?!{_NOT_TOPIC}\b)(?P<t>[A-Za-z0-9][\w\-/ ]*?)"
-                    rf"\s+(?:{_GROUP_PAPERS}|methods|approaches|techniques)\b|\b(?:the|these|those|all(?:\s+(?:the|of\s+the))?)\s+{_GROUP_PAPERS}\s+"
+                    rf"\s+(?:{PAPERS}|methods|approaches|techniques)\b|\b(?:the|these|those|all(?:\s+(?:the|of\s+the))?)\s+{PAPERS}\s+"
                     r"(?:on|about|regarding)\s+(?P<t2>[^?.,;]+)", re.I)
 # The question's verb after a topic that follows "papers on" ("the papers on quantization evaluate").
 _GROUP_VERB = re.compile(r"\s+(?:use|used|uses|evaluate|evaluated|compare|differ|propose|proposed|report|reported|address|"
@@ -88,7 +88,7 @@ _GROUP_VERB = re.compile(r"\s+(?:use|used|uses|evaluate|evaluated|compare|differ
                          r"introduce|train|test|benchmark|mention|do|did|focus|target|cover)\b.*$", re.I)
 # Asking for papers (a list question, "Which of the X papers ..." a pick among them): no group.
 _ASKS_PAPERS = re.compile(r"^\W*(?:(?:which|what|are\s+there|is\s+there|any)\s+(?:me\s+)?(?:all\s+)?"
-                          rf"(?:the\s+)?{_GROUP_PAPERS}\b|(?:which|what)\s+(?:one|ones|of)\b|(?:please\s+)?(?:list|show|find|"
+                          rf"(?:the\s+)?{PAPERS}\b|(?:which|what)\s+(?:one|ones|of)\b|(?:please\s+)?(?:list|show|find|"
                           r"give|recommend|suggest|get|fetch|name)\b)", re.I)
 # A kind of paper, not a topic ("List the position papers", "the survey papers": `relevance.contribution`).
 _GENRES = re.compile(r"^(?:position|survey|review|benchmark|dataset|theory|theoretical|empirical|tutorial|workshop|short|"
@@ -145,7 +145,7 @@ def grouped(question: str) -> str | None:
         return None
     topic = _GROUP_VERB.sub("", (m.group("t") or m.groupdict().get("t2") or "").strip()).strip(" ?.!")
     topic = re.sub(r"^(?:the\s+)?(?:task\s+of\s+|problem\s+of\s+)?", "", topic, flags=re.I)
-    topic = re.sub(rf"\s+(?:{_GROUP_PAPERS}|methods|approaches|techniques)$", "", topic, flags=re.I)
+    topic = re.sub(rf"\s+(?:{PAPERS}|methods|approaches|techniques)$", "", topic, flags=re.I)
     if _GENRES.match(topic) or _NO_TOPIC.match(topic):
         return None
     return f"Which papers are about {topic}?" if topic else None
