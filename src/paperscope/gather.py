@@ -161,16 +161,16 @@ class Gatherer:
                 self.candidates(wording, snapshot, filters, k, restrict, exclude, deep, depth), stem, snapshot))
         return scored
 
-    def _wordings(self, question: str, q: Question, forms: list[str | None]) -> list[tuple[str, str | None]]:
-        """(wording, the stem its papers must use, or None) of `question`'s other forms (`forms`:
+    def _wordings(self, question: str, q: Question, forms: list[str | None]) -> list[tuple[str, tuple[str, ...] | None]]:
+        """(wording, the stems its papers must use, or None) of `question`'s other forms (`forms`:
         its acronym forms) and each "or" alternative (`disjuncts`; not in Chinese)."""
-        out: list[tuple[str, str | None]] = [(f, None) for f in forms if f is not None]
+        out: list[tuple[str, tuple[str, ...] | None]] = [(f, None) for f in forms if f is not None]
         return out + ([] if chinese(question) else list(disjuncts(q)))
 
-    def _score(self, c: Candidates, stem: str | None, snapshot: Bm25Snapshot, topic: bool = False) -> Scored:
-        """`c` scored; an "or" wording's only for the papers that use its word (`stem`)."""
+    def _score(self, c: Candidates, stems: tuple[str, ...] | None, snapshot: Bm25Snapshot, topic: bool = False) -> Scored:
+        """`c` scored; an "or" wording's only for the papers that use its words (`stems`)."""
         s = self.relevance.score(c.question, c.vectors, c.hits, snapshot, c.chunk_vectors, topic=topic)
-        return s if stem is None else self.relevance.holding(s, stem, snapshot)
+        return s if stems is None else self.relevance.holding(s, stems, snapshot)
 
     def _by_contribution(self, kind: str, c: Candidates, snapshot: Bm25Snapshot, filters: FilterArg,
                          restrict: set[str] | None, exclude: set[str] | None, depth: int) -> Scored:

@@ -144,17 +144,14 @@ class Relevance:
         return self.model.listing
 
     def whole_topic(self, scored: Scored, corpus: CorpusStats) -> Scored:
-        """find_all: once at least `WHOLE_MIN` candidates cover every part of the question in their
-        own words, a paper missing a part that alone weighs `WHOLE_MISSING` of the question or
-        more is not listed (its probability is capped below the list threshold; it may still
-        show as related). One heavy part, not the sum of the missing parts: a question that
-        describes its topic in many light words ("translating natural language questions into SQL
-        queries") is missed by the papers naming it ("Text-to-SQL ...") several words at a time
-        (85,864 papers: recall 0.47 -> 0.50 there, list-all direct 0.778 -> 0.780). Topic
-        mode reads ranks at the library's scale, which lifts every paper of the larger topic:
-        over 85,864 papers "Which papers address MoE latency?" listed ten MoE papers that never
-        mention latency (0.40 of the question's weight) at 0.31-0.66. A question described in
-        other words than the papers use (few candidates cover all of it) is left alone."""
+        """find_all: once at least `WHOLE_MIN` candidates cover every part of the question in their own words, a paper missing a
+        part that alone weighs `WHOLE_MISSING` of the question or more is not listed (its probability is capped below the list
+        threshold; it may still show as related). One heavy part, not the sum of the missing parts: a question that describes its
+        topic in many light words ("translating natural language questions into SQL queries") is missed by the papers naming it
+        ("Text-to-SQL ...") several words at a time (85,864 papers: recall 0.47 -> 0.50 there, list-all direct 0.778 -> 0.780).
+        Topic mode reads ranks at the library's scale, which lifts every paper of the larger topic: over 85,864 papers "Which
+        papers address MoE latency?" listed ten MoE papers that never mention latency (0.40 of the question's weight) at
+        0.31-0.66. A question described in other words than the papers use (few candidates cover all of it) is left alone."""
         q = scored.question
         if len(q.groups) < 2:
             return scored
@@ -165,10 +162,11 @@ class Relevance:
         heaviest = [max((w for w, hit in zip(cover.weights, h) if not hit), default=0.0) for h in hits]
         return self._unlisted(scored, [m >= WHOLE_MISSING for m in heaviest])
 
-    def holding(self, scored: Scored, stem: str, corpus: CorpusStats) -> Scored:
-        """`scored` without the papers that lack `stem` (acronyms both ways): an "or" wording's (`disjuncts`)."""
-        cover = Cover(replace(scored.question, groups=((frozenset([stem]), 1.0),), alternatives=()), corpus.acronyms)
-        return replace(scored, evidence=[ev for ev in scored.evidence if cover.hits(self.texts.get(ev.paper).all)[0]])
+    def holding(self, scored: Scored, stems: tuple[str, ...], corpus: CorpusStats) -> Scored:
+        """`scored` without the papers that lack one of `stems` (acronyms both ways): an "or" wording's (`disjuncts`)."""
+        q = replace(scored.question, groups=tuple((frozenset([s]), 1.0) for s in stems), alternatives=())
+        cover = Cover(q, corpus.acronyms)
+        return replace(scored, evidence=[ev for ev in scored.evidence if all(cover.hits(self.texts.get(ev.paper).all))])
 
     def names_rule(self, scored: Scored, corpus: CorpusStats) -> Scored:
         """find_all: a paper that names the question's topic only once in passing, not in its title
