@@ -166,6 +166,25 @@ def counted_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
     return _ahead(scores, counts)
 
 
+# "What speedup does Attention-Level Speculation report?", "How much faster is it?": the answer is a
+# factor ("decode latency by up to 1.65x", "3.2 times faster", "a 10-fold reduction"); the rankers
+# quoted "... approximate up to 90% of self-attention", a number but no factor.
+_ASKS_FACTOR = re.compile(r"\bspeed-?ups?\b|\bhow\s+(?:much|many\s+times)\s+(?:faster|quicker|slower|smaller|"
+                          r"cheaper|larger)\b|\bcompression\s+(?:ratio|rate|factor)\b", re.I)
+_FACTOR = re.compile(r"\d(?:\.\d+)?\s?(?:[x×]|\$?\\times\$?)(?![A-Za-z0-9])|\b\d+(?:\.\d+)?[- ]?(?:fold|times)\b", re.I)
+
+
+def factors_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
+                  scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """For a factoid asking for a speedup or another factor (`_ASKS_FACTOR`), the sentences that
+    state a factor ahead of all others, in the ranker's order (when one does). Other questions:
+    `scores` unchanged."""
+    if q.kind != "factoid" or not len(scores) or not _ASKS_FACTOR.search(q.text):
+        return scores
+    factors = np.array([float(bool(_FACTOR.search(sentences[i]))) for i in rows])
+    return _ahead(scores, factors) if factors.any() else scores
+
+
 def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
                 scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """For "which papers ..." questions, the sentences that hold every question word the paper's
@@ -318,10 +337,10 @@ def problem_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
 def first_rules(q: Question, sentences: Sequence[str], rows: Sequence[int], title: str,
                 scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The ranker's `scores` with the rules that put a sentence first, in order: counts
-    (`counted_first`), every asked word the title lacks (`asked_first`), the datasets it names
+    (`counted_first`), factors (`factors_first`), every asked word the title lacks (`asked_first`), the datasets it names
     (`datasets_first`), the methods or models it names (`names_first`), the introduction
     (`introduced_first`), the problem the paper sets out from (`problem_first`)."""
-    scores = asked_first(q, sentences, rows, title, counted_first(q, sentences, rows, scores))
+    scores = asked_first(q, sentences, rows, title, factors_first(q, sentences, rows, counted_first(q, sentences, rows, scores)))
     scores = names_first(q, sentences, rows, title, datasets_first(q, sentences, rows, title, scores))
     return problem_first(q, sentences, rows, introduced_first(q, sentences, rows, scores))
 
