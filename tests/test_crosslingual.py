@@ -236,6 +236,20 @@ def test_chinese_factoid_quotes_the_sentence_with_the_number(zh):
     assert "60.8" in ans.citations[0].quote, ans.citations[0].quote
 
 
+def test_a_characters_common_sense_comes_before_a_country_it_abbreviates(zh):
+    """CC-CEDICT lists a name's entry first (比 "Belgium", 加 "Canada", 法 "France"); read first,
+    it hid the common sense: "Attention-Level Speculation 的加速比是多少？" (its speedup ratio)
+    abstained, no paper covering "belgian/belgium". A word with only a name keeps it (欧 "Europe")."""
+    from paperscope.text.zh import glosses
+
+    assert "ratio" in glosses("比") and "belgium" not in glosses("比")
+    assert "add" in glosses("加") and "method" in glosses("法")
+    assert glosses("欧") == ["europe"]
+    ans = zh.ask("Attention-Level Speculation 的加速比是多少？")
+    assert not ans.abstained, ans.text
+    assert ans.citations[0].title.startswith("Attention-Level Speculation")
+
+
 def test_chinese_question_honours_filters(zh):
     ans = zh.ask("哪些论文研究混合专家模型？", filters={"venue": "NoSuchVenue"})
     assert ans.abstained and "筛选" in ans.text

