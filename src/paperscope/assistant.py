@@ -158,6 +158,8 @@ class Assistant(Library):
             lead = [remark.names_text(mention[0], relation, chinese(question))] if mention and relation else []
             return Plan(base.question, base.question, listed, listed[:limit], notes=notes, lead=lead)
         record = self.listings.record_of(question, snapshot, filters)  # "Who wrote NestQuant?": its own record
+        if record is None and not (prior and is_follow_up(question)):  # "What is TAPE?": the paper introducing it
+            record = self.listings.introducing(question, snapshot, filters)
         if record is not None:
             return Plan(base.question, base.question, record, record, notes=notes)
         like = self.gather.similar(question, snapshot, filters, prior[-1] if prior else None, limit)

@@ -1,7 +1,8 @@
 """Papers listed by their metadata or by the words they write, not by the relevance model's
 judgement of a topic: by venue, year or author (`in_scope`), with given words in their titles, the
 papers that write a named dataset or benchmark (`mentioning`: "Which papers evaluate on KITTI?"),
-and the record of a paper the question names (`record_of`: "Who wrote NestQuant?").
+the record of a paper the question names (`record_of`: "Who wrote NestQuant?"), and the papers
+that introduce a name asked about alone (`introducing`: "What is TAPE?").
 
 Leaves out: topic questions (`gather`, `relevance`).
 """
@@ -18,13 +19,15 @@ from paperscope.relevance.sentences import paper_sentences
 from paperscope.relevance.similar import named
 from paperscope.retrieve import Filters
 from paperscope.text.asks import asks_record
-from paperscope.text.scope import asks_about_library, asks_for_everything, named_mention, title_words
+from paperscope.text.scope import asks_about_library, asks_for_everything, defined_name, named_mention, title_words
 from paperscope.text.zh import has_cjk
 
 # A paper listed by metadata alone quotes its first sentence that says what the paper does.
 _OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work|study|article|note)|here)\b", re.I)
 MENTION_POOL = 2000  # BM25 hits read for the papers that write a named dataset (`Listings.mentioning`)
 MAX_RECORDS = 3  # papers a question about papers' records ("Who wrote X and Y?") answers from
+_LINKS = "to|for|of|in|on|with|by|that|which|and|from|than|over|as|into|using"  # the name is not what is introduced
+INTRODUCING_POOL = 100  # BM25 hits read for the papers that introduce a name (those write it, most often first)
 
 
 class Listings:
@@ -102,6 +105,33 @@ class Listings:
         ids = named(question, {h.paper_id: h.paper.display_title for h in hits if h.paper is not None})
         papers = self.gather.catalog.papers(ids).values()
         return [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)][:MAX_RECORDS] or None
+
+    def introducing(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
+        """The papers that introduce the name a question asks about alone ("What is TAPE?",
+        `text.scope.defined_name`), each quoting the sentence that does; None when no paper of the
+        library introduces it (the question is then read as any): its title opens with the name, or
+        its abstract defines it in brackets ("(**TAPE**)", "(PTQ)") or proposes it by name."""
+        name = defined_name(question)
+        if name is None:
+            return None
+        n = r"\**" + re.escape(name) + r"\**"
+        defines = re.compile(rf"\(\s*{n}s?\s*\)|^{n}\s*:")  # "... Encoding (**TAPE**)", "NestQuant: ..."
+        # "we propose a new language representation model called BERT", not "we propose SkipBERT to accelerate BERT".
+        proposes = re.compile(rf"\b(?i:propos|introduc|present|develop|call|dub|nam|term)\w*\s+"
+                              rf"(?:(?!(?i:{_LINKS})\b)[\w-]+[\s,]+){{0,6}}?{n}(?![\w-])")
+        f = Filters.of(filters) or Filters()
+        admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
+        found = [pid for pid, _ in snapshot.search(name, INTRODUCING_POOL, allowed=admitted)]
+        papers = self.gather.catalog.papers(found)
+        ranked: list[tuple[int, Paper, str]] = []
+        for p in (papers[pid] for pid in found if pid in papers):  # BM25's order; a definition before a proposal
+            rule = defines if defines.search(p.display_title) or defines.search(p.abstract) else proposes
+            if rule.search(p.display_title) or rule.search(p.abstract):
+                quote = next((s for s in paper_sentences(p) if rule.search(s) or proposes.search(s)), None) or own_work(p)
+                ranked.append((rule is proposes, p, quote))
+        ranked.sort(key=lambda r: r[0])
+        out = [Evidence(i, p, 1.0, [(quote, 1.0)]) for i, (_, p, quote) in enumerate(ranked[:MAX_RECORDS], 1)]
+        return out[:MAX_RECORDS] or None
 
     def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, among: set[str] | None = None) -> Scored:
         """Every paper the filters admit (of `among` when given), newest first, each quoting its

@@ -348,6 +348,21 @@ def named_mention(question: str) -> tuple[str, str] | None:
     return name, " ".join(m.group("topic").split())
 
 
+# "What is TAPE?", "What does PTQ stand for?", "Explain ALSpec.", "TAPE 是什么？": a question about a name
+# alone. The paper that introduces the name answers it ("... Position Encoding (**TAPE**)"); read as a
+# topic, the one word "TAPE" scored 0.43 (the question's vector reads adhesive tape) and it abstained.
+_DEFINED = re.compile(r"^\W*(?:what\s+(?:is|are|does)\s+(?:the\s+)?|what'?s\s+|explain\s+|describe\s+|define\s+|"
+                      r"tell\s+me\s+about\s+)(?P<n>[A-Za-z][\w.+-]*)(?:\s+(?:stand\s+for|mean|refer\s+to))?\s*[?.!]*\s*$"
+                      r"|^\s*(?P<z>[A-Za-z][\w.+-]*)\s*(?:是什么|是指什么|指的是什么|代表什么|的全称是什么)[？?]?\s*$", re.I)
+
+
+def defined_name(question: str) -> str | None:
+    """The name a question asks about alone (see above; a capital or a digit in it), else None."""
+    m = _DEFINED.match(question)
+    name = (m.group("n") or m.group("z")).rstrip(".") if m else ""
+    return name if name and _looks_named(name) and name.lower() not in _NOT_NAMES else None
+
+
 # The field's words, not names: "Which papers outperform SOTA?", "... evaluate on RL benchmarks?".
 _NOT_NAMES = frozenset("llm llms gpu gpus cpu cpus gnn gnns cnn cnns rnn rnns lstm lstms vit vits transformer transformers "
                        "sota baseline baselines rl nlp cv ml ai dl mt asr qa".split())
