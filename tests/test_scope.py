@@ -27,6 +27,11 @@ def _has(name: str) -> bool:
     ("Which papers are by Sattar Vakili?", None, None, "Sattar Vakili", "Which papers are?"),
     ("papers by Vakili on kernel methods", None, None, "Vakili", "papers on kernel methods"),
     ("Vakili's work on kernel methods", None, None, "Vakili", "work on kernel methods"),
+    # A full name after "from" or before "wrote" / "published" (before, they stayed topic words: abstained).
+    ("Any papers from Jixian Zhou?", None, None, "Jixian Zhou", "Any papers?"),
+    ("Which papers did Sattar Vakili write?", None, None, "Sattar Vakili", "Which papers did?"),
+    ("Papers from Human Feedback studies", None, None, None, "Papers from Human Feedback studies"),  # no such author
+    ("Which papers learn from Newton iterations?", None, None, None, "Which papers learn from Newton iterations?"),
     ("Which papers by Zhou (ICML 2025) study MoE?", "icml", 2025, "Zhou", "Which papers study MoE?"),
     ("2025年关于量化的论文", None, 2025, None, "关于量化的论文"),
     ("ICML 2025上关于量化的论文", "icml", 2025, None, "关于量化的论文"),
@@ -143,6 +148,8 @@ def test_a_question_by_author_lists_that_authors_papers(seeded):
     assert {c.paper_id for c in seeded.ask(f"Which papers by {author} study Bayesian optimization?").citations} \
         == expected
     assert seeded.ask(f"Which papers by {author} address MoE latency?").abstained
+    for asked in (f"Any papers from {author}?", f"Which papers did {author} write?"):  # abstained before
+        assert {c.paper_id for c in seeded.ask(asked).citations} == expected, asked
     # A filter the library cannot meet says so, instead of "no paper covers 'NeurIPS'".
     plan = seeded.plan("Which papers at NeurIPS address MoE latency?")
     assert plan.abstain is AbstainReason.NO_MATCH_FOR_FILTERS

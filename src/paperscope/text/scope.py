@@ -13,13 +13,12 @@ What counts, conservatively (a topic word must not become a filter):
 - a year (1950-2099): after "published in" or "papers from/in/of", next to a venue,
   before "papers"/"work", or written "2025年"; any other year stays in the question ("in the
   first 8 months of 2024" is what a paper reports);
-- an author: capitalised words after "by" / "authored by" / "written by", or before "'s
-  papers/work/research" or "的论文/工作/研究", kept only when some paper of the library lists an
-  author containing them (`has_author`); one word after "by" only when nothing but a
-  preposition or the end follows ("by Vakili on kernels", not "by Newton iterations").
-- a year range ("since 2020", "after 2019", "from 2020 or later", "before 2015", "between 2018 and
-  2020") where it scopes papers (`_year_range`).
-  Relative ranges count from this year ("in the last five years", "from last year").
+- an author: capitalised words after "by" / "authored by" / "written by", or before "'s papers/work/research"
+  or "的论文/工作/研究", a full name after "from" or before "wrote" / "published" ("did X write"), kept only
+  when some paper of the library lists an author containing them (`has_author`); one word after "by" only
+  when nothing but a preposition or the end follows ("by Vakili on kernels", not "by Newton iterations").
+- a year range ("since 2020", "after 2019", "from 2020 or later", "before 2015", "between 2018 and 2020")
+  where it scopes papers (`_year_range`); relative ranges count from this year ("in the last five years").
 Leaves out: vague ones ("recent", "latest"), several venues or authors at once,
 lower-case names.
 """
@@ -37,6 +36,9 @@ _NAMES = rf"{_NAME}(?:\s+{_NAME}){{0,3}}"
 _BY = re.compile(rf"\b(?:(?:authored|written|published|co-authored)\s+)?by\s+({_NAMES})")
 _POSSESSIVE = re.compile(rf"\b({_NAMES})(?:'s|’s)\s+(?=(?:papers?|work|works|research|publications?|articles?)\b)")
 _ZH_POSSESSIVE = re.compile(rf"({_NAMES})\s*(?=的(?:论文|工作|研究|文章))")
+# "Any papers from Jixian Zhou?", "Which papers did Semyon Savkin write?": a full name, the verb too.
+_FROM = re.compile(rf"\bfrom\s+({_NAME}(?:\s+{_NAME}){{1,3}})(?=\s*(?:$|[?.!,;:]|on|about|in|at|and)\b|\s*[?.!]?$)")
+_WROTE = re.compile(rf"\b({_NAME}(?:\s+{_NAME}){{1,3}})\s+(?:wrote|write|writes|authored|co-?authored|published|publish)\b")
 _GENRE = r"(?:papers?|works?|publications?|articles?|research|studies)"
 # The words that say a paper came out: "published", "came out", "appeared", "presented" ("Which papers
 # on VIO came out before 2019?" kept "came out" as topic words and cited one paper of 11). Not
@@ -95,7 +97,7 @@ def read_scope(question: str, venues: Collection[str], has_author: Callable[[str
     said: list[str] = []
     venue = year = author = None
 
-    for pattern in (_BY, _POSSESSIVE, _ZH_POSSESSIVE):
+    for pattern in (_BY, _POSSESSIVE, _ZH_POSSESSIVE, _FROM, _WROTE):
         for m in pattern.finditer(question):
             words = m.group(1).split()
             if pattern is _BY and len(words) == 1 and not _ENDS_NAME.match(question[m.end(1):]):
