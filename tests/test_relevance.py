@@ -1262,6 +1262,18 @@ def test_a_comparison_cites_each_paper_it_names(seeded):
     assert list(introduced_first(claim, sentences, range(2), np.array([0.0, 1.0]))) == [0.0, 1.0]
 
 
+def test_a_comparison_says_which_named_paper_the_library_lacks(seeded):
+    """"Compare LocMoE and Oracle-MoE" over the seeds (no LocMoE there) cited Oracle-MoE and said
+    nothing of LocMoE; it now says the library holds no paper named LocMoE, in Chinese too."""
+    answer = seeded.ask("Compare LocMoE and Oracle-MoE")
+    assert [c.title.split(":")[0] for c in answer.citations] == ["Oracle-MoE"]
+    assert "No paper in the library is named \u201cLocMoE\u201d" in answer.text
+    zh = seeded.ask("比较 LocMoE 和 Oracle-MoE")
+    assert "库中没有名为“LocMoE”的论文" in zh.text
+    both = seeded.ask("What is the difference between Oracle-MoE and GraphGPT?")  # both held: nothing said
+    assert "No paper in the library is named" not in both.text
+
+
 def test_chinese_comparison_and_what_is_questions(seeded):
     from paperscope.text.zh import runs
 

@@ -51,6 +51,7 @@ from paperscope.listings import own_work
 from paperscope.records import Answer
 from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
+from paperscope.relevance.question import compared_names, written
 from paperscope.relevance.quotes import rule_quoted
 from paperscope.relevance.spelling import corrected
 from paperscope.retrieve import Filters
@@ -224,6 +225,10 @@ class Assistant(Library):
             lead += [remark.datasets_text(names, len(decision.cited), chinese(question))] if names else []
         if wants.judged and not decision.abstain:  # "the most cited paper on X": no citation counts here
             lead.insert(0, remark.judged_text(wants.judged, chinese(question)))
+        unheld = [written(n, base.question) for n in compared_names(base.question) if not decision.abstain and not any(
+            n in f"{ev.paper.display_title} {ev.paper.abstract}".lower() for ev in decision.cited)]
+        if unheld:  # "Compare LocMoE and Oracle-MoE" where the library holds no LocMoE: say so, not cite one silently
+            lead.insert(0, remark.unheld_text(unheld, chinese(question)))
         if cut and not decision.abstain:  # say how the exclusion was read
             remarks.append(remark.left_out_text(dropped, cut.thing, chinese(question)))
         self.relevance.quote(scored, decision.cited + decision.related, snapshot, about,

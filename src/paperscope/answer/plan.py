@@ -263,6 +263,14 @@ def origin_text(name: str, chinese: bool = False) -> str:
             "it; these papers address it:")
 
 
+def unheld_text(names: list[str], chinese: bool = False) -> str:
+    """Said before the answer to a comparison when the library holds no paper named by some of its names."""
+    if chinese:
+        return f"库中没有名为{'、'.join(f'“{n}”' for n in names)}的论文；库中有以下被比较的论文："
+    said = " or ".join(f"\u201c{n}\u201d" for n in names)
+    return f"No paper in the library is named {said}, and no cited abstract mentions it; of the papers compared, it holds:"
+
+
 def shown_text(k: int, chinese: bool = False) -> str:
     """Said after a count's heading when only the `k` best papers are listed."""
     return _TEXT["zh" if chinese else "en"]["shown"].format(k=k)

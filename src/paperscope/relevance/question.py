@@ -375,7 +375,7 @@ def analyze(question: str, idf: Callable[[set[str]], dict[str, float]], scaffold
 # inside a word with small letters, or digits ("LocMoE", "Oracle-MoE", "GPT-4"); not a plural
 # acronym ("LLMs") or a lower-case compound ("zero-shot"). `relevance.decision.compared` then
 # keeps only names that are a candidate's whole title name ("LocMoE: ...").
-_COMPARES = re.compile(r"\b(?:compar\w*|vs\.?|versus|differ\w*|contrast\w*|between|both)\b", re.I)
+_COMPARES = re.compile(r"\b(?:compar\w*|vs\.?|versus|differ\w*|contrast\w*|between|both)\b|比较|对比|区别|差异", re.I)
 _NAME = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?![\w-])")
 _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
 
@@ -389,3 +389,9 @@ def compared_names(question: str) -> list[str]:
         if len(w) >= 3 and not _PLURAL_ACRONYM.match(w)
         and ((any(c.isupper() for c in w[1:]) and any(c.islower() for c in w)) or any(c.isdigit() for c in w))))
     return names if len(names) >= 2 else []
+
+
+def written(name: str, question: str) -> str:
+    """`name` (lower-cased by `compared_names`) as the question writes it."""
+    m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", question, re.I)
+    return m.group(0) if m else name
