@@ -49,6 +49,13 @@ def test_without_a_factor_the_rankers_order_stays():
     assert list(factors_first(q, plain, range(2), SCORES[:2])) == list(SCORES[:2])
 
 
+def test_a_size_is_no_factor():
+    q = analyze("What speedup does TinyServe report?", _flat_idf)
+    sizes = ["It stacks 3×3 convolutions on a 2x2 grid.", "It decodes 2.4x faster than vLLM."]
+    out = factors_first(q, sizes, range(2), np.array([5.0, 1.0]))
+    assert list(np.argsort(-out, kind="stable")) == [1, 0]
+
+
 def test_over_the_seeds_the_speedup_question_quotes_the_factor(seeded):
     answer = seeded.ask("What speedup does Attention-Level Speculation report?")
     assert answer.citations and answer.citations[0].title.startswith("Attention-Level Speculation")

@@ -123,15 +123,14 @@ class Listings:
         admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
         found = [pid for pid, _ in snapshot.search(name, INTRODUCING_POOL, allowed=admitted)]
         papers = self.gather.catalog.papers(found)
-        ranked: list[tuple[int, Paper, str]] = []
+        ranked: list[tuple[bool, Paper, str]] = []
         for p in (papers[pid] for pid in found if pid in papers):  # BM25's order; a definition before a proposal
             rule = defines if defines.search(p.display_title) or defines.search(p.abstract) else proposes
             if rule.search(p.display_title) or rule.search(p.abstract):
                 quote = next((s for s in paper_sentences(p) if rule.search(s) or proposes.search(s)), None) or own_work(p)
                 ranked.append((rule is proposes, p, quote))
         ranked.sort(key=lambda r: r[0])
-        out = [Evidence(i, p, 1.0, [(quote, 1.0)]) for i, (_, p, quote) in enumerate(ranked[:MAX_RECORDS], 1)]
-        return out[:MAX_RECORDS] or None
+        return [Evidence(i, p, 1.0, [(quote, 1.0)]) for i, (_, p, quote) in enumerate(ranked[:MAX_RECORDS], 1)] or None
 
     def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, among: set[str] | None = None) -> Scored:
         """Every paper the filters admit (of `among` when given), newest first, each quoting its

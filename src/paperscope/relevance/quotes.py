@@ -171,7 +171,9 @@ def counted_first(q: Question, sentences: Sequence[str], rows: Sequence[int],
 # quoted "... approximate up to 90% of self-attention", a number but no factor.
 _ASKS_FACTOR = re.compile(r"\bspeed-?ups?\b|\bhow\s+(?:much|many\s+times)\s+(?:faster|quicker|slower|smaller|"
                           r"cheaper|larger)\b|\bcompression\s+(?:ratio|rate|factor)\b", re.I)
-_FACTOR = re.compile(r"\d(?:\.\d+)?\s?(?:[x×]|\$?\\times\$?)(?![A-Za-z0-9])|\b\d+(?:\.\d+)?[- ]?(?:fold|times)\b", re.I)
+# A factor, not a size ("3×3 kernels", "a 3 x 3 grid").
+_FACTOR = re.compile(r"\d(?:\.\d+)?(?:x|\s?×|\s?\$?\\times\$?)(?![A-Za-z0-9])(?!\s*\$?\d)"
+                     r"|\b\d+(?:\.\d+)?[- ]?(?:fold|times)\b", re.I)
 
 
 def factors_first(q: Question, sentences: Sequence[str], rows: Sequence[int],

@@ -37,7 +37,7 @@ _BY = re.compile(rf"\b(?:(?:authored|written|published|co-authored)\s+)?by\s+({_
 _POSSESSIVE = re.compile(rf"\b({_NAMES})(?:'s|’s)\s+(?=(?:papers?|work|works|research|publications?|articles?)\b)")
 _ZH_POSSESSIVE = re.compile(rf"({_NAMES})\s*(?=的(?:论文|工作|研究|文章))")
 # "Any papers from Jixian Zhou?", "Which papers did Semyon Savkin write?": a full name, the verb too.
-_FROM = re.compile(rf"\bfrom\s+({_NAME}(?:\s+{_NAME}){{1,3}})(?=\s*(?:$|[?.!,;:]|on|about|in|at|and)\b|\s*[?.!]?$)")
+_FROM = re.compile(rf"\bfrom\s+({_NAME}(?:\s+{_NAME}){{1,3}})(?=\s*(?:[?.!,;:]|$|(?:on|about|in|at|and)\b))")
 _WROTE = re.compile(rf"\b({_NAME}(?:\s+{_NAME}){{1,3}})\s+(?:wrote|write|writes|authored|co-?authored|published|publish)\b")
 _GENRE = r"(?:papers?|works?|publications?|articles?|research|studies)"
 # The words that say a paper came out: "published", "came out", "appeared", "presented" ("Which papers
