@@ -225,8 +225,8 @@ class Assistant(Library):
             lead += [remark.datasets_text(names, len(decision.cited), chinese(question))] if names else []
         if wants.judged and not decision.abstain:  # "the most cited paper on X": no citation counts here
             lead.insert(0, remark.judged_text(wants.judged, chinese(question)))
-        unheld = [written(n, base.question) for n in compared_names(base.question) if not decision.abstain and not any(
-            n in f"{ev.paper.display_title} {ev.paper.abstract}".lower() for ev in decision.cited)]
+        held = " ".join(f"{ev.paper.display_title} {ev.paper.abstract}" for ev in decision.cited).lower()
+        unheld = [written(n, base.question) for n in compared_names(base.question) if held and n not in held]
         if unheld:  # "Compare LocMoE and Oracle-MoE" where the library holds no LocMoE: say so, not cite one silently
             lead.insert(0, remark.unheld_text(unheld, chinese(question)))
         if cut and not decision.abstain:  # say how the exclusion was read

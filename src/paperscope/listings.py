@@ -62,10 +62,8 @@ class Listings:
         # Not inside another word ("spiders"); markdown's "_e3nn_" is the name.
         written = re.compile(r"(?<![A-Za-z0-9-])" + r"[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", name))
                              + r"(?![A-Za-z0-9])", re.I)
-        f = Filters.of(filters) or Filters()
-        admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
-        found = [pid for pid, _ in snapshot.search(name, MENTION_POOL, allowed=admitted)]
-        papers = self.gather.catalog.papers(found)
+        found = self._searched(name, snapshot, filters, MENTION_POOL)
+        papers = {p.paper_id: p for p in found}
 
         def as_asked(written_as: str) -> bool:
             """Written as a name: any case for "kitti", "WikiText2" (wikitext2), "nuScenes"; not all lower
@@ -82,7 +80,7 @@ class Listings:
 
         quotes = {pid: next((s for s in paper_sentences(p) if writes(s)), None) for pid, p in papers.items()
                   if writes(p.display_title) or writes(p.abstract)}
-        ids = [pid for pid in found if pid in quotes]
+        ids = [p.paper_id for p in found if p.paper_id in quotes]
         if not ids:
             return None
         if topic:  # "Which depth estimation papers evaluate on KITTI?": of those, the ones on depth estimation
@@ -119,18 +117,22 @@ class Listings:
         # "we propose a new language representation model called BERT", not "we propose SkipBERT to accelerate BERT".
         proposes = re.compile(rf"\b(?i:propos|introduc|present|develop|call|dub|nam|term)\w*\s+"
                               rf"(?:(?!(?i:{_LINKS})\b)[\w-]+[\s,]+){{0,6}}?{n}(?![\w-])")
-        f = Filters.of(filters) or Filters()
-        admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
-        found = [pid for pid, _ in snapshot.search(name, INTRODUCING_POOL, allowed=admitted)]
-        papers = self.gather.catalog.papers(found)
         ranked: list[tuple[bool, Paper, str]] = []
-        for p in (papers[pid] for pid in found if pid in papers):  # BM25's order; a definition before a proposal
-            rule = defines if defines.search(p.display_title) or defines.search(p.abstract) else proposes
-            if rule.search(p.display_title) or rule.search(p.abstract):
+        for p in self._searched(name, snapshot, filters, INTRODUCING_POOL):  # BM25's order; a definition before a proposal
+            rule = next((r for r in (defines, proposes) if r.search(p.display_title) or r.search(p.abstract)), None)
+            if rule is not None:
                 quote = next((s for s in paper_sentences(p) if rule.search(s) or proposes.search(s)), None) or own_work(p)
                 ranked.append((rule is proposes, p, quote))
         ranked.sort(key=lambda r: r[0])
         return [Evidence(i, p, 1.0, [(quote, 1.0)]) for i, (_, p, quote) in enumerate(ranked[:MAX_RECORDS], 1)] or None
+
+    def _searched(self, name: str, snapshot: Bm25Snapshot, filters: FilterArg, pool: int) -> list[Paper]:
+        """BM25's best `pool` papers for `name` that the filters admit, in its order."""
+        f = Filters.of(filters) or Filters()
+        admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) if not f.empty() else None
+        found = [pid for pid, _ in snapshot.search(name, pool, allowed=admitted)]
+        papers = self.gather.catalog.papers(found)
+        return [papers[pid] for pid in found if pid in papers]
 
     def in_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg, among: set[str] | None = None) -> Scored:
         """Every paper the filters admit (of `among` when given), newest first, each quoting its

@@ -106,8 +106,8 @@ def _phrases(text: str) -> list[tuple[str, tuple[str, ...]]]:
             phrase = text[units[a][1]:units[b - 1][2]]
             if n == 1 and head and _linked(words[a], head):
                 phrase += " " + head
-            stems = tuple(_stem(x) for i in range(a, b) for x in words[i].split("-")
-                          if x and contentness(x.lower(), _stem(x), scaffolding=False) > 0)
+            stems = tuple(st for i in range(a, b) for x in words[i].split("-") if x
+                          for st in [_stem(x)] if contentness(x.lower(), st, scaffolding=False) > 0)
             out.append((text[:units[first][1]] + phrase + text[units[last - 1][2]:], stems))
         if not all(s for _, s in out) or len({frozenset(s) for _, s in out}) < len(out):
             return []
