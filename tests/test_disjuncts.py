@@ -99,3 +99,13 @@ def test_a_paper_on_one_phrase_alternative_is_cited(seeded):
     titles = [c.title for c in answer.citations]
     assert any(t.startswith("Attention-Level Speculation") for t in titles)
     assert any("Routing" in t for t in titles)
+
+
+def test_an_alternatives_stems_are_the_analyzers():
+    """A wording's papers must use its stems as the analyzer writes them: "GNNs" is "gnn" by its case
+    (`fold`); lower-cased first it stayed "gnns", a stem no paper's concepts hold."""
+    from paperscope.relevance.disjuncts import _stem
+    from paperscope.text.analyzer import terms
+
+    for word in ("GNNs", "LLMs", "VAEs", "Transformers", "SQL"):
+        assert [_stem(word)] == terms(word), word

@@ -47,12 +47,11 @@ def disjuncts(q: Question) -> list[tuple[str, tuple[str, ...]]]:
     alternative, or [] (see the module docstring)."""
     if q.kind == "factoid" or _NEGATED.search(q.text):
         return []
-    stemmer = _stemmer()
     for m in _CHAIN.finditer(q.text):
         if q.text[max(0, m.start() - 1):m.start()] == "-" or q.text[m.end():m.end() + 1] == "-":
             continue  # part of a hyphenated compound: the analyzer reads its words apart
         words = [w for w in _SPLIT.split(m.group(0)) if w]
-        stems = [stemmer.stemWord(fold(w)) for w in words]
+        stems = [_stem(w) for w in words]
         if not 2 <= len(words) <= MAX_ALTERNATIVES or len(set(stems)) != len(words):
             continue
         for i, (group, _) in enumerate(q.groups):
@@ -62,11 +61,12 @@ def disjuncts(q: Question) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def _stem(word: str) -> str:
-    return str(_stemmer().stemWord(fold(word.lower())))
+    """The analyzer's stem (`fold` first, which reads "GNNs" as "gnn" by its case)."""
+    return str(_stemmer().stemWord(fold(word)))
 
 
 def _topical(unit: str) -> bool:
-    return unit[0].isalnum() and any(contentness(w, _stem(w)) >= 0.5 for w in unit.lower().split("-") if w)
+    return unit[0].isalnum() and any(contentness(w.lower(), _stem(w)) >= 0.5 for w in unit.split("-") if w)
 
 
 def _linked(a: str, b: str) -> bool:
