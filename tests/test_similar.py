@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from paperscope.relevance.similar import asks_others, asks_similar, named, refers_back
+from paperscope.relevance.similar import asks_other_on, asks_others, asks_similar, named, refers_back
 
 MOE = [
     ("ExpertFlow: Low-latency Mixture-of-Experts Inference with Predictive Expert Prefetching",
@@ -106,3 +106,37 @@ def test_any_others_when_the_answer_showed_every_paper_says_so(seeded):
     more = seeded.ask("Any others?", history=[(question, first)])
     assert more.abstained and more.text.startswith("No other paper in the library addresses this")
     assert not {c.paper_id for c in first.citations} & {p.paper_id for p in more.nearest}
+
+
+@pytest.mark.parametrize("question, other_on", [
+    ("Is there any other paper on tree-structured representations?", True), ("Which other papers use sparsity?", True),
+    ("Any other approaches to MoE routing?", True), ("Are there more papers about quantization?", True),
+    ("Anything else on diffusion?", True), ("还有其他关于量化的论文吗？", True), ("有没有其他研究量化的论文？", True),
+    ("Any others?", False),  # the previous question again (`asks_others`)
+    ("Are there other papers on this topic?", False), ("Any other papers like it?", False),  # like the previous papers
+    ("Which papers use other datasets?", False), ("How does it compare to other methods?", False),
+    ("Which papers study quantization?", False),
+])
+def test_what_asks_for_other_papers_on_a_topic_of_its_own(question, other_on):
+    assert asks_other_on(question) is other_on
+
+
+def test_other_papers_on_a_topic_leave_out_the_papers_already_shown(seeded):
+    question = "Which papers work on quantization?"
+    first = seeded.ask(question)
+    shown = {c.paper_id for c in first.citations}
+    assert any("SLiM" in c.title for c in first.citations)
+    more = seeded.ask("Which other papers use sparsity?", history=[(question, first)])
+    assert not more.abstained and not shown & {c.paper_id for c in more.citations}  # before: SLiM again
+    assert any("FlashTP" in c.title for c in more.citations)  # "Sparsity-Aware", not shown before
+
+
+def test_other_papers_on_a_topic_only_the_shown_one_covers_says_so(seeded):
+    question = "Tell me about Banyan."
+    first = seeded.ask(question)
+    assert [c.title.split(":")[0] for c in first.citations] == ["Banyan"]
+    more = seeded.ask("Is there any other paper on tree-structured representations?", history=[(question, first)])
+    assert more.abstained and more.text.startswith("No other paper in the library addresses this")  # before: Banyan
+    # A topic the shown paper does not address either is answered as any question: what no paper covers.
+    off = seeded.ask("Any other papers on quantum computing?", history=[(question, first)])
+    assert off.abstained and "none covers" in off.text and not off.text.startswith("No other paper")

@@ -29,7 +29,15 @@ from paperscope.relevance.disjuncts import disjuncts
 from paperscope.relevance.features import QuestionVectors
 from paperscope.relevance.library_terms import library_phrases
 from paperscope.relevance.question import Question
-from paperscope.relevance.similar import SIMILAR_FLOOR, asks_others, asks_similar, closeness, named, refers_back
+from paperscope.relevance.similar import (
+    SIMILAR_FLOOR,
+    asks_other_on,
+    asks_others,
+    asks_similar,
+    closeness,
+    named,
+    refers_back,
+)
 from paperscope.retrieve import Filters, Retriever
 from paperscope.settings import Settings
 from paperscope.text.acronyms import acronyms_in
@@ -84,6 +92,7 @@ class Like:
     related: list[Evidence]
     about: str  # the reference titles, quoted; for `others`, the previous question
     others: bool = False  # "Any others?": the previous question's papers its answer did not show
+    asked: bool = False  # "Any other papers on X?": X's papers the previous answer did not show
 
     @property
     def standalone(self) -> str:
@@ -92,7 +101,8 @@ class Like:
     @property
     def note(self) -> str:
         if self.others:
-            return "more papers on the previous question, leaving out those it cited"
+            return ("papers on this question, leaving out those the previous answer cited" if self.asked
+                    else "more papers on the previous question, leaving out those it cited")
         return f"papers like {self.about}, nearest by their abstracts"
 
 
@@ -283,6 +293,8 @@ class Gatherer:
         previous = [c.paper_id for c in last.citations] if last is not None else []
         if last is not None and previous and asks_others(question):
             return self.others(last, snapshot, filters, limit)
+        if last is not None and previous and asks_other_on(question):  # "Any other papers on X?"
+            return self.others(last, snapshot, filters, limit, question)
         if not asks_similar(question):
             return None
         hits = self.search(question, snapshot, filters)[3]  # the named paper is among them; no vectors needed
@@ -302,20 +314,26 @@ class Gatherer:
         self.relevance.quote(scored, cited + related, snapshot)  # the sentences nearest the reference's title
         return Like(scored, cited, related, "; ".join(f"\u201c{t}\u201d" for t in titles))
 
-    def others(self, last: Answer, snapshot: Bm25Snapshot, filters: FilterArg, limit: int) -> Like:
+    def others(self, last: Answer, snapshot: Bm25Snapshot, filters: FilterArg, limit: int,
+               asked: str | None = None) -> Like | None:
         """"Any others?" after `last`: its question read as `find_all` reads it (every paper on
         it), citing those at the cite threshold that `last` did not cite, best first, and showing
         the next ones apart; none cited when `last` showed every such paper. Before, "Any
-        others?" had no words of its own and abstained, naming unrelated papers."""
-        earlier = last.standalone_question or last.question
+        others?" had no words of its own and abstained, naming unrelated papers. `asked` ("Any
+        other papers on X?"): that question instead, the same way; None when it cites no other
+        paper and none of `last`'s addresses it either (then nothing was left out: it is answered
+        as any question, saying which part no paper covers)."""
+        earlier = asked or last.standalone_question or last.question
         shown = {c.paper_id for c in last.citations}
         scored = self.scored_all(earlier, snapshot, filters)
         cite, _ = self.relevance.thresholds()
         rest = [ev for ev in scored.evidence if ev.paper.paper_id not in shown]
         cited = [ev for ev in rest if ev.support >= cite][:limit]
+        if asked is not None and not cited and not any(ev.support >= cite for ev in scored.evidence if ev not in rest):
+            return None
         related = [ev for ev in rest if ev.support < cite][:MAX_RELATED]
         self.relevance.quote(scored, cited + related, snapshot)
-        return Like(scored, cited, related, earlier, others=True)
+        return Like(scored, cited, related, earlier, others=True, asked=asked is not None)
 
     def outside(self, question: str, snapshot: Bm25Snapshot, filters: Filters, show: int) -> tuple[list[Evidence], int, str]:
         """For a question whose filters leave no paper that addresses it: the papers that address it

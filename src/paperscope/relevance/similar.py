@@ -58,6 +58,21 @@ _OTHERS = re.compile(r"^(?!\W*(?:tell|show|give)\s+(?:me|us)\s+more\W*$)\W*(?:(?
                      re.I)
 
 
+# After an answer, "Is there any other paper on tree-structured representations?", "Which other papers
+# use quantization?", "还有其他关于量化的论文吗？": a question of its own that leaves out the papers
+# already shown (`gather.Gatherer.others`). Asked afresh it cited the paper just shown again.
+_OTHER_ON = re.compile(
+    r"\b(?:other|another|more|further|additional)\s+(?:papers?|works?|studies|articles?|ones|approaches|methods)\s+"
+    r"(?:on|about|in|that|which|with|addressing|tackling|for|using|to|do|study|use|propose)\b"
+    r"|\bwhich\s+other\s+(?:papers?|works?|studies|ones)\b|\b(?:anything|something)\s+else\s+(?:on|about)\b"
+    r"|(?:还有|有没有|有)(?:哪些|什么)?(?:其他|其它|别的).{1,30}?的(?:论文|工作|研究|文章)", re.I)
+
+
+def asks_other_on(question: str) -> bool:
+    """Whether the question asks for papers on a topic of its own besides those already shown (see above)."""
+    return bool(_OTHER_ON.search(question)) and not refers_back(question) and not asks_others(question)
+
+
 def asks_others(question: str) -> bool:
     """Whether the question asks for more papers on the previous question (see above)."""
     return bool(_OTHERS.search(question))
