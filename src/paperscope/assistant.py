@@ -47,7 +47,7 @@ from paperscope.index.embed import Embedder, make_embedder
 from paperscope.index.store import ChromaStore
 from paperscope.library import Library
 from paperscope.library import QuestionError as QuestionError  # re-exported: surfaces catch it from here
-from paperscope.listings import own_work
+from paperscope.listings import own_work, unsaid
 from paperscope.records import Answer
 from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
@@ -153,6 +153,9 @@ class Assistant(Library):
         scope = None if prior and is_follow_up(question) else self.listings.by_scope(question, snapshot, filters)
         if scope is not None:  # papers by venue, year or author, or all of them
             listed = scope.evidence
+            if not listed:  # "Which papers need no labels?" where no paper says it does without them: the nearest ones
+                return Plan(base.question, base.question, self.scored(question, snapshot, filters).evidence[:3],
+                            abstain=AbstainReason.NO_SUPPORTING_PAPER, uncovered=unsaid(question), notes=notes)
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             relation, mention = asks_relation(question), named_mention(question)  # "Which papers cite NeRF?"
@@ -338,6 +341,9 @@ class Assistant(Library):
             plan.standalone, snapshot, filters)  # papers by venue, year or author, or all of them
         if scored is not None:
             plan.evidence = plan.cited = scored.evidence
+            if not scored.evidence:  # none says it does without what the question asks not to need
+                plan.abstain, plan.uncovered = AbstainReason.NO_SUPPORTING_PAPER, unsaid(plan.standalone)
+                plan.evidence = self.scored(plan.standalone, snapshot, filters).evidence[:3]
         elif plan.abstain is None:  # "How many papers on X per year?": X, its papers counted by year
             scored = self.gather.scored_all((tally or (plan.standalone,))[0], snapshot, filters)
             decision = self.relevance.decide(scored, snapshot, None, every=True)

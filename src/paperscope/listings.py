@@ -1,8 +1,9 @@
 """Papers listed by their metadata or by the words they write, not by the relevance model's
 judgement of a topic: by venue, year or author (`in_scope`), with given words in their titles, the
 papers that write a named dataset or benchmark (`mentioning`: "Which papers evaluate on KITTI?"),
-the record of a paper the question names (`record_of`: "Who wrote NestQuant?"), and the papers
-that introduce a name asked about alone (`introducing`: "What is TAPE?").
+the papers that say they do without a thing (`doing_without`: "Which methods need no training?"), the
+record of a paper the question names (`record_of`: "Who wrote NestQuant?"), and the papers that
+introduce a name asked about alone (`introducing`: "What is TAPE?").
 
 Leaves out: topic questions (`gather`, `relevance`).
 """
@@ -18,6 +19,7 @@ from paperscope.relevance import Scored
 from paperscope.relevance.sentences import paper_sentences
 from paperscope.relevance.similar import named
 from paperscope.retrieve import Filters
+from paperscope.text.absence import absent, states_absence
 from paperscope.text.asks import asks_record
 from paperscope.text.scope import asks_about_library, asks_for_everything, defined_name, named_mention, title_words
 from paperscope.text.zh import has_cjk
@@ -28,6 +30,7 @@ MENTION_POOL = 2000  # BM25 hits read for the papers that write a named dataset 
 MAX_RECORDS = 3  # papers a question about papers' records ("Who wrote X and Y?") answers from
 _LINKS = "to|for|of|in|on|with|by|that|which|and|from|than|over|as|into|using"  # the name is not what is introduced
 INTRODUCING_POOL = 100  # BM25 hits read for the papers that introduce a name (those write it, most often first)
+ABSENCE_POOL = 300  # BM25 hits read for the papers that say they do without a thing (`Listings.doing_without`)
 
 
 class Listings:
@@ -47,6 +50,9 @@ class Listings:
         mention = named_mention(question)
         if mention is not None:
             return self.mentioning(*mention, question, snapshot, filters)
+        without = self.doing_without(question, snapshot, filters)
+        if without is not None:
+            return without
         if filters is None and not asks_for_everything(question):
             return None
         _, analysis, _ = self.gather.crosslingual.query(question, snapshot, 1)
@@ -91,6 +97,37 @@ class Listings:
             if not ids:
                 return None
         return self._preset(question, snapshot, [Evidence(i, papers[pid], 1.0, [(quotes[pid] or own_work(papers[pid]), 1.0)])
+                                                 for i, pid in enumerate(ids, 1)])
+
+    def doing_without(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
+        """The papers that say they do without what the question asks them not to need ("Which
+        methods need no training?", `text.absence.absent`), each quoting the sentence (or title)
+        that says so, in BM25's order for the thing; with a topic besides ("Which quantization
+        methods do not require retraining?"), those of them on it (the relevance decision). None
+        when the question asks no such thing; no papers when none says so (the answer abstains)."""
+        asked = absent(question)
+        if asked is None:
+            return None
+        found: dict[str, Paper] = {}
+        for thing in asked.english:
+            for p in self._searched(f"{thing} {thing}-free without {thing}", snapshot, filters, ABSENCE_POOL):
+                found.setdefault(p.paper_id, p)
+        # Said of its own work ("we propose a novel training-free method"), in its title ("... without Training":
+        # it quotes what it does), or in another sentence ("Existing works ... without training" is background).
+        quotes: dict[str, str] = {}
+        for pid, p in found.items():
+            saying = [s for s in paper_sentences(p) if states_absence(s, asked.english)]
+            own = [s for s in saying if _OWN_WORK.search(s)]
+            titled = states_absence(p.display_title, asked.english)
+            if own or titled or saying:
+                quotes[pid] = own[0] if own else own_work(p) if titled else saying[0]
+        ids = [pid for pid in found if pid in quotes]
+        _, analysis, _ = self.gather.crosslingual.query(asked.question, snapshot, 1)
+        if ids and self.gather.relevance.analyze(analysis, snapshot).groups:  # a topic besides: those on it
+            on = self.gather.scored(asked.question, snapshot, filters, restrict=set(ids))
+            cited = {ev.paper.paper_id for ev in self.gather.relevance.decide(on, snapshot, None, every=True).cited}
+            ids = [pid for pid in ids if pid in cited]
+        return self._preset(question, snapshot, [Evidence(i, found[pid], 1.0, [(quotes[pid], 1.0)])
                                                  for i, pid in enumerate(ids, 1)])
 
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
@@ -155,3 +192,12 @@ def own_work(paper: Paper) -> str:
     """The paper's first sentence that says what it does ("We propose ...", "This paper ..."), else its first."""
     sentences = paper_sentences(paper)
     return next((s for s in sentences if _OWN_WORK.search(s)), sentences[0] if sentences else paper.abstract)
+
+
+def unsaid(question: str) -> list[str]:
+    """The part of `question` no paper of an empty listing says: "without labels" when it asks papers
+    to do without them (`Listings.doing_without`), else nothing."""
+    asked = absent(question)
+    if asked is None:
+        return []
+    return [f"无需{asked.thing}" if has_cjk(asked.thing) else f"without {asked.thing}"]

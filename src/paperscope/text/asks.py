@@ -19,7 +19,7 @@ once); each is answered from the same relevance decision as any answer (`answer.
 - An exclusion: "Which papers on large language models do not use reinforcement learning?", "X
   but not Y", "X, excluding Y", "X except Y", "不使用Y的X论文": the topic is X, and papers that use
   Y are left out (`excluded`). Not "X that do not need / require / rely on Y": that asks for a
-  property papers state ("data-free"). "without Y" and "rather than Y" stay part of the topic:
+  property papers state ("data-free": `text.absence`). "without Y" and "rather than Y" stay part of the topic:
   papers say it themselves ("fairness without demographics").
 - A named paper's record: "Who wrote NestQuant?", "Which venue published SLiM?" (`asks_record`).
 - The paper with the most of a figure: "Which paper reports the largest speedup for X?" (`ranked`,

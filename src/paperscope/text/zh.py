@@ -121,7 +121,7 @@ def research_terms() -> dict[str, list[str]]:
 
 
 @functools.lru_cache(maxsize=1)
-def _table() -> dict[str, list[str]]:
+def word_table() -> dict[str, list[str]]:
     """CC-CEDICT with the research terms first and the glossary's morphemes for words it lacks; jieba learns the
     research terms, so each segments whole."""
     import jieba
@@ -307,7 +307,7 @@ def gloss_words(text: str) -> list[list[str]]:
     import jieba
 
     jieba.setLogLevel(60)
-    table = _table()
+    table = word_table()
     out: list[list[str]] = []
     for piece in jieba.cut(_REQUEST_ZH.sub("，", text)):
         piece = piece.strip()
@@ -361,7 +361,7 @@ def runs(text: str) -> list[str | list[str]]:
     scaffolding of `_ZH_STOP` and punctuation break runs) and Latin-script words (strings)."""
     import jieba
 
-    _table()  # registers the glossary with jieba
+    word_table()  # registers the glossary with jieba
     out: list[str | list[str]] = []
     run: list[str] = []
     for piece in jieba.cut(_REQUEST_ZH.sub("，", text)):
