@@ -150,6 +150,9 @@ class Assistant(Library):
             return base
         question, notes = base.standalone, base.notes
         limit = max_citations or self.settings.answer.max_citations
+        overview = None if prior and is_follow_up(question) else self.listings.overview(question, snapshot, filters)
+        if overview is not None:  # "What are the main themes?": the titles' themes, one paper on each
+            return Plan(base.question, base.question, overview[1], overview[1][:limit], notes=notes, lead=[overview[0]])
         scope = None if prior and is_follow_up(question) else self.listings.by_scope(question, snapshot, filters)
         if scope is not None:  # papers by venue, year or author, or all of them
             listed = scope.evidence

@@ -2,6 +2,7 @@
 judgement of a topic: by venue, year or author (`in_scope`), with given words in their titles, the
 papers that write a named dataset or benchmark (`mentioning`: "Which papers evaluate on KITTI?"),
 the papers that say they do without a thing (`doing_without`: "Which methods need no training?"), the
+themes the titles share (`overview`: "What are the main themes in this collection?"), the
 record of a paper the question names (`record_of`: "Who wrote NestQuant?"), and the papers that
 introduce a name asked about alone (`introducing`: "What is TAPE?").
 
@@ -16,11 +17,13 @@ from paperscope.gather import FilterArg, Gatherer
 from paperscope.index.bm25 import Bm25Snapshot
 from paperscope.records import Evidence, Paper
 from paperscope.relevance import Scored
+from paperscope.relevance.lexicon import idf as library_idf
 from paperscope.relevance.sentences import paper_sentences
 from paperscope.relevance.similar import named
 from paperscope.retrieve import Filters
 from paperscope.text.absence import absent, states_absence
 from paperscope.text.asks import asks_record
+from paperscope.text.overview import asks_overview, theme_line, themes
 from paperscope.text.scope import asks_about_library, asks_for_everything, defined_name, named_mention, title_words
 from paperscope.text.zh import has_cjk
 
@@ -129,6 +132,27 @@ class Listings:
             ids = [pid for pid in ids if pid in cited]
         return self._preset(question, snapshot, [Evidence(i, found[pid], 1.0, [(quotes[pid], 1.0)])
                                                  for i, pid in enumerate(ids, 1)])
+
+    def overview(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> tuple[str, list[Evidence]] | None:
+        """For a question asking what the library holds ("What are the main themes?",
+        `text.overview.asks_overview`): the themes its titles share, with their counts (the
+        answer's lead), and one paper on each, quoting what it does; None for any other question
+        or a library whose titles share no theme."""
+        if not asks_overview(question):
+            return None
+        f = Filters.of(filters) or Filters()
+        ids = sorted(self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys())
+        papers = self.gather.catalog.papers(ids)
+        found = themes({pid: p.display_title for pid, p in papers.items()},
+                       lambda stems: library_idf(stems, snapshot.stem_df, len(snapshot)))
+        shown: list[Paper] = []
+        for _, members in found:  # the first paper of each theme not shown for another
+            first = next((papers[pid] for pid in members if papers[pid] not in shown), None)
+            shown += [first] if first is not None else []
+        if not found:
+            return None
+        return theme_line(found, len(papers), has_cjk(question)), [Evidence(i, p, 1.0, [(own_work(p), 1.0)])
+                                                                    for i, p in enumerate(shown, 1)]
 
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
         """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
