@@ -15,10 +15,18 @@ from paperscope.text.absence import absent, states_absence
     ("Which papers don't need additional fine-tuning?", "Which papers?", "fine-tuning"),
     ("Which papers need no labeled data and run in real time?", "Which papers that run in real time?", "labeled data"),
     ("无需训练的方法有哪些？", "方法有哪些？", "训练"),
+    ("Which localization methods work without GPS in urban canyons?", "Which localization methods in urban canyons?", "GPS"),
+    ("Which papers study methods that need no retraining of the backbone?", "Which papers study methods?", "retraining"),
+    ("What works without the need for human annotations?", "What?", "human annotations"),
 ])
 def test_what_asks_for_papers_doing_without_something(question, rest, thing):
     asked = absent(question)
     assert asked is not None and (asked.question, asked.thing) == (rest, thing)
+
+
+def test_alternatives_are_each_a_thing_to_do_without():
+    asked = absent("Which methods require no training or fine-tuning?")
+    assert asked is not None and asked.question == "Which methods?" and asked.english == ("training", "fine-tuning")
 
 
 @pytest.mark.parametrize("question", [
@@ -26,6 +34,10 @@ def test_what_asks_for_papers_doing_without_something(question, rest, thing):
     "Which papers on LLMs do not use reinforcement learning?",  # an exclusion (`text.asks.excluded`)
     "Which papers are training-free?",  # a term papers write, found as any topic
     "Which papers need large batches?",
+    "Which methods need no more than 4 GPUs?",  # a bound, not an absence
+    "Does LoRA need no additional parameters at inference?",  # one paper asked about, not a list
+    "How can we train without labels?",
+    "多人姿态估计中，有没有不用热图，而是把关键点和姿态当作目标来检测的方法？",  # a compound glossed by its parts
 ])
 def test_other_questions_ask_for_no_absence(question):
     assert absent(question) is None

@@ -18,6 +18,10 @@ from paperscope.text.overview import asks_overview, themes
     ("What is the main topic of SLiM?", False),  # one paper's topic
     ("Which papers study diffusion?", False), ("What topics does TAPE cover?", False),
     ("Give me an overview of diffusion models.", False),  # a topic: papers on it
+    ("What topics are there?", True), ("Which topics are covered in this library?", True),
+    ("Summarize the papers on pruning.", False), ("Give me an overview of the papers on diffusion.", False),
+    ("What are the main directions for future work in LLM quantization?", False),
+    ("What are the key topics of the papers on RL?", False), ("这篇论文涉及哪些主题？", False),  # one paper
 ])
 def test_what_asks_for_the_library_as_a_whole(question, asks):
     assert asks_overview(question) is asks
@@ -31,6 +35,12 @@ def test_themes_are_the_topical_words_and_phrases_titles_share():
     assert found[0] == ("graph", ["a", "b", "c"])
     assert ("diffusion models", ["c", "d"]) in found  # the phrase: "model" sits beside a topical word
     assert all(t not in ("towards", "learning") for t, _ in found)  # framing and common words name no theme
+    # A hyphenated word weighs as its parts ("real-tim" is no term of the background corpus, so it read as the rarest).
+    hyphens = {"a": "Real-Time Detection", "b": "Real-Time Tracking", "c": "Large-Scale Graph Mining",
+               "d": "Large-Scale Graph Pooling"}
+    weights = {"real": 1.5, "time": 1.3, "larg": 1.7, "scale": 2.2, "graph": 2.7}
+    found = [t for t, _ in themes(hyphens, lambda stems: {s: weights.get(s, 9.0) for s in stems})]
+    assert found and "real-time" not in found and "large-scale" not in found and all("graph" in t for t in found)
 
 
 def test_the_library_overview_names_its_themes_and_one_paper_on_each(seeded):

@@ -116,6 +116,8 @@ def test_any_others_when_the_answer_showed_every_paper_says_so(seeded):
     ("Are there other papers on this topic?", False), ("Any other papers like it?", False),  # like the previous papers
     ("Which papers use other datasets?", False), ("How does it compare to other methods?", False),
     ("Which papers study quantization?", False),
+    ("How does LoRA compare with other methods for PEFT?", False),  # a comparison, not a request for papers
+    ("Is it better than other methods that use distillation?", False), ("Any other papers on it?", False),
 ])
 def test_what_asks_for_other_papers_on_a_topic_of_its_own(question, other_on):
     assert asks_other_on(question) is other_on

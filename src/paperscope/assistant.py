@@ -156,7 +156,7 @@ class Assistant(Library):
         scope = None if prior and is_follow_up(question) else self.listings.by_scope(question, snapshot, filters)
         if scope is not None:  # papers by venue, year or author, or all of them
             listed = scope.evidence
-            if not listed:  # "Which papers need no labels?" where no paper says it does without them: the nearest ones
+            if not listed and unsaid(question):  # "Which papers need no labels?" where none says so: the nearest ones
                 return Plan(base.question, base.question, self.scored(question, snapshot, filters).evidence[:3],
                             abstain=AbstainReason.NO_SUPPORTING_PAPER, uncovered=unsaid(question), notes=notes)
             if len(listed) > limit:
@@ -344,7 +344,7 @@ class Assistant(Library):
             plan.standalone, snapshot, filters)  # papers by venue, year or author, or all of them
         if scored is not None:
             plan.evidence = plan.cited = scored.evidence
-            if not scored.evidence:  # none says it does without what the question asks not to need
+            if not scored.evidence and unsaid(plan.standalone):  # none says it does without what it asks not to need
                 plan.abstain, plan.uncovered = AbstainReason.NO_SUPPORTING_PAPER, unsaid(plan.standalone)
                 plan.evidence = self.scored(plan.standalone, snapshot, filters).evidence[:3]
         elif plan.abstain is None:  # "How many papers on X per year?": X, its papers counted by year

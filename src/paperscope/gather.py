@@ -329,7 +329,8 @@ class Gatherer:
         cite, _ = self.relevance.thresholds()
         rest = [ev for ev in scored.evidence if ev.paper.paper_id not in shown]
         cited = [ev for ev in rest if ev.support >= cite][:limit]
-        if asked is not None and not cited and not any(ev.support >= cite for ev in scored.evidence if ev not in rest):
+        if asked is not None and not cited and not any(ev.support >= cite and ev.paper.paper_id in shown
+                                                       for ev in scored.evidence):
             return None
         related = [ev for ev in rest if ev.support < cite][:MAX_RELATED]
         self.relevance.quote(scored, cited + related, snapshot)

@@ -104,8 +104,8 @@ class Listings:
 
     def doing_without(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
         """The papers that say they do without what the question asks them not to need ("Which
-        methods need no training?", `text.absence.absent`), each quoting the sentence (or title)
-        that says so, in BM25's order for the thing; with a topic besides ("Which quantization
+        methods need no training?", `text.absence.absent`), each quoting its sentence that says so
+        (what it does, when only its title says so), in BM25's order for the thing; with a topic besides ("Which quantization
         methods do not require retraining?"), those of them on it (the relevance decision). None
         when the question asks no such thing; no papers when none says so (the answer abstains)."""
         asked = absent(question)
@@ -116,7 +116,8 @@ class Listings:
             for p in self._searched(f"{thing} {thing}-free without {thing}", snapshot, filters, ABSENCE_POOL):
                 found.setdefault(p.paper_id, p)
         # Said of its own work ("we propose a novel training-free method"), in its title ("... without Training":
-        # it quotes what it does), or in another sentence ("Existing works ... without training" is background).
+        # it quotes what it does), or else in another sentence of its abstract: that counts too, and is quoted
+        # ("Programmatic weak supervision creates models without hand-labeled training data": the field it works in).
         quotes: dict[str, str] = {}
         for pid, p in found.items():
             saying = [s for s in paper_sentences(p) if states_absence(s, asked.english)]
@@ -125,8 +126,8 @@ class Listings:
             if own or titled or saying:
                 quotes[pid] = own[0] if own else own_work(p) if titled else saying[0]
         ids = [pid for pid in found if pid in quotes]
-        _, analysis, _ = self.gather.crosslingual.query(asked.question, snapshot, 1)
-        if ids and self.gather.relevance.analyze(analysis, snapshot).groups:  # a topic besides: those on it
+        if ids and self.gather.relevance.analyze(self.gather.crosslingual.query(asked.question, snapshot, 1)[1],
+                                                 snapshot).groups:  # a topic besides: those on it
             on = self.gather.scored(asked.question, snapshot, filters, restrict=set(ids))
             cited = {ev.paper.paper_id for ev in self.gather.relevance.decide(on, snapshot, None, every=True).cited}
             ids = [pid for pid in ids if pid in cited]
@@ -136,8 +137,8 @@ class Listings:
     def overview(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> tuple[str, list[Evidence]] | None:
         """For a question asking what the library holds ("What are the main themes?",
         `text.overview.asks_overview`): the themes its titles share, with their counts (the
-        answer's lead), and one paper on each, quoting what it does; None for any other question
-        or a library whose titles share no theme."""
+        answer's lead), and papers on them (the first of each theme not already listed), quoting
+        what each does; None for any other question or a library whose titles share no theme."""
         if not asks_overview(question):
             return None
         f = Filters.of(filters) or Filters()
@@ -145,12 +146,12 @@ class Listings:
         papers = self.gather.catalog.papers(ids)
         found = themes({pid: p.display_title for pid, p in papers.items()},
                        lambda stems: library_idf(stems, snapshot.stem_df, len(snapshot)))
-        shown: list[Paper] = []
-        for _, members in found:  # the first paper of each theme not shown for another
-            first = next((papers[pid] for pid in members if papers[pid] not in shown), None)
-            shown += [first] if first is not None else []
         if not found:
             return None
+        shown: list[Paper] = []
+        for _, members in found:  # the first paper of each theme not shown for another (a theme may have none left)
+            first = next((papers[pid] for pid in members if papers[pid] not in shown), None)
+            shown += [first] if first is not None else []
         return theme_line(found, len(papers), has_cjk(question)), [Evidence(i, p, 1.0, [(own_work(p), 1.0)])
                                                                     for i, p in enumerate(shown, 1)]
 

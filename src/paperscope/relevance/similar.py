@@ -68,9 +68,20 @@ _OTHER_ON = re.compile(
     r"|(?:还有|有没有|有)(?:哪些|什么)?(?:其他|其它|别的).{1,30}?的(?:论文|工作|研究|文章)", re.I)
 
 
+# Asked as a request for papers ("Any ...", "Are there ...", "Which other ...", "Show me more ..."), not a
+# comparison with others ("How does LoRA compare with other methods for PEFT?", "better than other methods that
+# use distillation?") nor papers on the shown ones ("Any other papers on it?": `refers_back`'s kind).
+_REQUEST = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|also|then|great|thanks?)\W+)*(?:are\s+there|is\s+there|any|which|what|"
+                      r"show|list|find|give|get|do\s+you\s+have|can\s+you|could\s+you|more|other|another|anything|"
+                      r"something|还有|有没有|有)", re.I)
+_NOT_A_REQUEST = re.compile(r"\b(?:compare[sd]?|comparison|than|against|versus|vs\.?|better|worse)\b"
+                            r"|\b(?:on|about)\s+(?:it|this|that|these|those|them)\W*$", re.I)
+
+
 def asks_other_on(question: str) -> bool:
     """Whether the question asks for papers on a topic of its own besides those already shown (see above)."""
-    return bool(_OTHER_ON.search(question)) and not refers_back(question) and not asks_others(question)
+    return (bool(_OTHER_ON.search(question)) and bool(_REQUEST.search(question)) and not _NOT_A_REQUEST.search(question)
+            and not refers_back(question) and not asks_others(question))
 
 
 def asks_others(question: str) -> bool:

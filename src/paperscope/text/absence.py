@@ -21,9 +21,14 @@ from paperscope.text.analyzer import terms
 
 _EXTRA = r"(?:(?:any|additional|extra|further|explicit|the)\s+)*"
 _ASKED = re.compile(
-    r"\s*\b(?:that\s+|which\s+)?(?:(?:need|needs|require|requires)\s+no|(?:do|does|did)(?:\s+not|n['\u2019]t)\s+"
-    r"(?:need|require)|(?:work|works|operate|operates)\s+without|without\s+(?:the\s+|any\s+)?need\s+(?:for|of))\s+"
-    rf"{_EXTRA}(?P<x>[^?.!,;]+?)\s*(?=$|[?.!,;]|\s+(?:and|but|or)\s)", re.I)
+    r"\s*\b(?:that\s+|which\s+)?(?:(?:need|needs|require|requires)\s+no(?!\s+(?:more|less|fewer|longer)\b)|"
+    r"(?:do|does|did)(?:\s+not|n['\u2019]t)\s+(?:need|require)|(?:(?:work|works|operate|operates)\s+)?without\s+"
+    r"(?:the\s+|any\s+)?need\s+(?:for|of)|(?:work|works|operate|operates)\s+without)\s+"
+    rf"{_EXTRA}(?P<x>[^?.!,;]+?)\s*(?=$|[?.!,;]|\s+(?:and|but)\s)", re.I)
+# Where the thing ends and the rest of the topic goes on: "retraining | of the backbone", "GPS | in urban canyons".
+_TAIL = re.compile(r"\s+(?:of|at|in|on|for|during|from|to|with|when|while|under|across)\s", re.I)
+# A question about one paper ("Does LoRA need no additional parameters?") or how ("How ... without labels?") asks no list.
+_NOT_A_LIST = re.compile(r"^\W*(?:does|do|did|is|was|can|could|how|why|when|where)\b", re.I)
 # 无需 / 不需要 / 无须 / 不用 X 的 ...: "无需训练的方法", "不需要微调的论文有哪些".
 _ZH_ASKED = re.compile(r"(?:无需|无须|不需要|不用)(?P<x>[^，。？?！!、的]{1,12}?)(?=的|[，。？?！!]|$)")
 # What a paper says it does without: "without (any) X", "no (need for) X", "X-free", "free of X",
@@ -56,12 +61,18 @@ def absent(question: str) -> Absence | None:
         english = tuple(g for g in word_table().get(thing, [])[:4] if len(g) >= 4)
         return Absence(rest, thing, english) if english else None
     m = _ASKED.search(question)
-    if m is None or len(m.group("x").split()) > 4:
+    if m is None or _NOT_A_LIST.match(question):
         return None
-    after = re.sub(r"^\s*(?:and|but|or)\s+", " that ", question[m.end():])  # "... need no labels and run fast?"
-    rest = (question[:m.start()] + after).strip()
-    thing = m.group("x").strip()
-    return Absence(rest if rest.endswith(("?", ".", "!")) else rest + "?", thing, (thing,))
+    thing, tail = m.group("x").strip(), ""
+    cut = _TAIL.search(thing)
+    if cut is not None:  # "GPS | in urban canyons": the setting goes back to the topic; "of the backbone" is the thing's
+        thing, tail = thing[:cut.start()], "" if cut.group(0).strip().lower() == "of" else thing[cut.start():]
+    alternatives = tuple(a.strip() for a in re.split(r"\s+or\s+|\s*/\s*", thing) if a.strip())  # "training or fine-tuning"
+    if not alternatives or any(len(a.split()) > 4 for a in alternatives):
+        return None
+    after = re.sub(r"^\s*(?:and|but)\s+", " that ", question[m.end():])  # "... need no labels and run fast?"
+    rest = (question[:m.start()] + tail + after).strip()
+    return Absence(rest if rest.endswith(("?", ".", "!")) else rest + "?", thing, alternatives)
 
 
 # Other papers' methods of that kind, named for comparison: "compares favorably to training-free
