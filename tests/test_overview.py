@@ -53,3 +53,14 @@ def test_the_library_overview_names_its_themes_and_one_paper_on_each(seeded):
     for c in ans.citations:  # each cited paper is on one of the themes, by its title
         assert any(t.strip().split()[0][:5] in c.title.lower() for t, _ in named), c.title
     assert len({c.paper_id for c in ans.citations}) == len(ans.citations)
+
+
+def test_the_themes_are_read_once_per_library_generation(seeded, monkeypatch):
+    import paperscope.listings as listings
+
+    calls = []
+    monkeypatch.setattr(listings, "themes", lambda *a: calls.append(1) or themes(*a))
+    seeded.listings._themes.clear()
+    first = seeded.ask("What topics are covered?").text
+    assert seeded.ask("Summarize the corpus.").text.split("\n")[0] == first.split("\n")[0]
+    assert len(calls) == 1  # every title is read once (2.3 s at 20,000 papers), not per question

@@ -41,6 +41,8 @@ class Listings:
 
     def __init__(self, gather: Gatherer) -> None:
         self.gather = gather
+        # The themes of one library generation within given filters: reading every title takes 2.3 s at 20,000 papers.
+        self._themes: dict[tuple[str, Filters], tuple[list[tuple[str, list[str]]], dict[str, Paper]]] = {}
 
     def by_scope(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
         """`in_scope` for a question that names no topic but filters ("Which papers are?", what
@@ -142,10 +144,13 @@ class Listings:
         if not asks_overview(question):
             return None
         f = Filters.of(filters) or Filters()
-        ids = sorted(self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys())
-        papers = self.gather.catalog.papers(ids)
-        found = themes({pid: p.display_title for pid, p in papers.items()},
-                       lambda stems: library_idf(stems, snapshot.stem_df, len(snapshot)))
+        if (snapshot.generation, f) not in self._themes:
+            ids = sorted(self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys())
+            papers = self.gather.catalog.papers(ids)
+            titles = {pid: p.display_title for pid, p in papers.items()}
+            found = themes(titles, lambda stems: library_idf(stems, snapshot.stem_df, len(snapshot)))
+            self._themes = {(snapshot.generation, f): (found, papers)}  # the latest only: memory stays bounded
+        found, papers = self._themes[(snapshot.generation, f)]
         if not found:
             return None
         shown: list[Paper] = []
