@@ -9,7 +9,7 @@ import pytest
 
 from conftest import SHARED, need, topic_library
 from paperscope import Assistant
-from paperscope.text.asks import asks, counts_papers, recency
+from paperscope.text.asks import asks, counts_papers, recency, sorted_by_year
 
 
 @pytest.mark.parametrize("question", [
@@ -104,6 +104,32 @@ def test_the_newest_paper_is_of_the_newest_year_on_the_topic(spiking):
     zh = a.ask("最新的脉冲神经网络论文有哪些？", max_citations=4)
     assert [c.year for c in zh.citations] == sorted((c.year for c in zh.citations), reverse=True)
     assert "按年份从新到旧" in zh.text
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("List papers about RL, sorted by year.", ("List papers about RL.", "newest")),
+    ("List papers about RL sorted by year.", ("List papers about RL.", "newest")),
+    ("Papers on NeRF, newest first?", ("Papers on NeRF?", "newest")),
+    ("Which papers use LiDAR, oldest first?", ("Which papers use LiDAR?", "oldest")),
+    ("Papers on SLAM in chronological order", ("Papers on SLAM?", "oldest")),
+    ("Papers on diffusion in reverse chronological order", ("Papers on diffusion?", "newest")),
+    ("Papers on MoE sorted by date of publication (ascending)", ("Papers on MoE?", "oldest")),
+    ("关于强化学习的论文，按年份排序", ("关于强化学习的论文？", "newest")),
+    ("Which papers study sorting by year?", None), ("Papers on GANs by year", None),  # a topic; a tally's wording
+])
+def test_reads_an_order_by_year_after_the_topic(question, expected):
+    assert sorted_by_year(question) == expected
+
+
+def test_papers_sorted_by_year_come_in_that_order(spiking):
+    a, snn = spiking
+    old = a.ask("Papers on spiking neural networks, oldest first.", max_citations=6)
+    years = [c.year for c in old.citations]
+    assert len(years) == 6 and years == sorted(years) and "Oldest first:" in old.text
+    assert {c.paper_id for c in old.citations} <= set(snn)
+    new = a.ask("List papers on spiking neural networks, sorted by year.", max_citations=6)
+    assert [c.year for c in new.citations] == sorted((c.year for c in new.citations), reverse=True)
+    assert "Newest first:" in new.text  # before: "none covers “sorted”", an abstention
 
 
 @pytest.mark.parametrize("question, expected", [

@@ -74,6 +74,7 @@ _TEXT = {
            "or": " or ", "more": "More papers in the library address this; `paperscope ask --all` (or `find_all`) "
                                  "lists every one.",
            "newest": "Newest first: {n} in the library {verb} this, published {span}.",
+           "oldest": "Oldest first: {n} in the library {verb} this, published {span}.",
            "newest_one": "Of the {n} in the library that {verb} this, the newest are from {year}.",
            "shown": " The {k} best are listed; `paperscope ask --all` (or `find_all`) lists every one.",
            "left_out": "Left out as asked: papers that use \u201c{thing}\u201d{n}.",
@@ -106,6 +107,7 @@ _TEXT = {
            "related": "相关但较弱的匹配（未引用）：\n", "or": "或",
            "more": "库中还有更多相关论文；`paperscope ask --all`（或 find_all）可列出全部。",
            "newest": "按年份从新到旧：库中有 {n} 篇论文与此相关，发表于 {span}。",
+           "oldest": "按年份从旧到新：库中有 {n} 篇论文与此相关，发表于 {span}。",
            "newest_one": "库中与此相关的 {n} 篇论文中，最新的发表于 {year} 年。",
            "shown": "下面列出最相关的 {k} 篇；`paperscope ask --all`（或 find_all）可列出全部。",
            "left_out": "已按要求排除使用“{thing}”的论文{n}。",
@@ -276,18 +278,19 @@ def shown_text(k: int, chinese: bool = False) -> str:
     return _TEXT["zh" if chinese else "en"]["shown"].format(k=k)
 
 
-def newest_text(every: list[Evidence], newest_year_only: bool, chinese: bool = False) -> str:
-    """How a newest-first answer was chosen: of how many papers, and their years."""
+def newest_text(every: list[Evidence], newest_year_only: bool, chinese: bool = False, oldest: bool = False) -> str:
+    """How a newest-first (`oldest`: oldest-first) answer was chosen: of how many papers, and their years."""
     t = _TEXT["zh" if chinese else "en"]
     years = sorted({ev.paper.year for ev in every if ev.paper.year})
     n = f"{len(every)}" if chinese else ("one paper" if len(every) == 1 else f"{len(every)} papers")
     verb = "addresses" if len(every) == 1 else "address"
     if not years:
-        return t["newest"].format(n=n, verb=verb, span="年份不详" if chinese else "in years the catalogue does not give")
+        return t["oldest" if oldest else "newest"].format(n=n, verb=verb, span="年份不详" if chinese else
+                                                         "in years the catalogue does not give")
     if newest_year_only:
         return t["newest_one"].format(n=n, verb=verb, year=years[-1])
     span = f"{years[0]}" if len(years) == 1 else f"{years[0]}\u2013{years[-1]}"
-    return t["newest"].format(n=n, verb=verb, span=(f"{span} 年" if chinese else f"in {span}"))
+    return t["oldest" if oldest else "newest"].format(n=n, verb=verb, span=(f"{span} 年" if chinese else f"in {span}"))
 
 
 def abstention_text(plan: Plan) -> str:

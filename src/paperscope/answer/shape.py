@@ -42,8 +42,8 @@ def shaped(decision: Decision, cite: float, limit: int, order: str | None = None
         shown = picked.cited or sure
         return Decision(shown[:limit], related=decision.related, more=len(shown) > limit), [], remarks
     if order is not None:
-        remarks = [newest_text(sure, order == "one", chinese)]
-        cut = newest_first(sure, limit, order == "one")
+        remarks = [newest_text(sure, order == "one", chinese, oldest=order == "oldest")]
+        cut = newest_first(sure, limit, order == "one", oldest=order == "oldest")
     else:
         cut = Decision(sure[:limit], more=len(sure) > limit)
         remarks = [more_text(chinese)] if cut.more else []

@@ -147,11 +147,11 @@ def decide(scored: Scored, cite: float, related: float, limit: int | None, follo
     return Decision([], rest, uncovered, partial)
 
 
-def newest_first(cited: list[Evidence], limit: int, newest_year_only: bool = False) -> Decision:
-    """`cited` (papers that address a question, best first) ordered newest first, best first within
-    a year, at most `limit`; `newest_year_only` ("Which is the newest paper on X?"): the papers of
-    the newest year among them. Undated papers come last: nothing says they are new."""
-    order = sorted(cited, key=lambda ev: -(ev.paper.year or 0))  # stable: best first within a year
+def newest_first(cited: list[Evidence], limit: int, newest_year_only: bool = False, oldest: bool = False) -> Decision:
+    """`cited` (papers that address a question, best first) ordered newest first (`oldest`: oldest
+    first), best first within a year, at most `limit`; `newest_year_only` ("Which is the newest paper
+    on X?"): the papers of the newest year among them. Undated papers come last either way."""
+    order = sorted(cited, key=lambda ev: (ev.paper.year is None, (ev.paper.year or 0) * (1 if oldest else -1)))
     if newest_year_only and order:
         order = [ev for ev in order if ev.paper.year == order[0].paper.year]
     return Decision(order[:limit], more=len(order) > limit)

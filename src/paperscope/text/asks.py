@@ -69,6 +69,31 @@ def recency(question: str) -> str | None:
     return "one" if _ONE.search(question) else "newest"
 
 
+# An order asked for after the topic: "List papers about RL, sorted by year.", "..., newest first", "in
+# chronological order", "按年份排序". Read as topic words, "sorted" was what no paper covered and the list abstained.
+_END = r"(?=\s*[?.!]*\s*$)"
+_SORTED = re.compile(
+    r"(?:(?:[,;]\s*|\s+)(?:sorted|ordered|listed|arranged)\s+(?:by|in\s+order\s+of)\s+|[,;]\s*(?:by|in\s+order\s+of)\s+)"
+    r"(?:publication\s+)?(?:year|date)(?:\s+of\s+publication)?(?:\s*,?\s*(?P<asc>oldest|earliest)\s+first"
+    rf"|\s*,?\s*(?:newest|latest|most\s+recent)\s+first|\s+\(?(?P<asc2>ascending)\)?|\s+\(?descending\)?)?{_END}"
+    rf"|[,;]?\s*(?:newest|latest|most\s+recent)\s+first{_END}|[,;]?\s*(?P<asc3>oldest|earliest)\s+first{_END}"
+    rf"|[,;]?\s*in\s+(?P<rev>reverse\s+)?(?P<chrono>chronological)\s+order{_END}"
+    r"|[，,]?\s*按(?:发表)?(?:年份|时间|日期)(?P<zasc>从旧到新|从早到晚|升序)?(?:从新到旧|降序)?排(?:序|列)", re.I)
+
+
+def sorted_by_year(question: str) -> tuple[str, str] | None:
+    """(the question without its order clause, "newest" or "oldest") when it asks for the papers in order of
+    year (see above), else None; chronological order is oldest first, "reverse chronological" newest first."""
+    m = _SORTED.search(question)
+    if m is None or m.start() == 0:
+        return None
+    oldest = bool(m.group("asc") or m.group("asc2") or m.group("asc3") or m.group("zasc")
+                  or (m.group("chrono") and not m.group("rev")))
+    rest = (question[:m.start()].rstrip(" ,;，") + question[m.end():]).strip()
+    mark = "？" if has_cjk(rest) else "?"
+    return (rest if rest.endswith(("?", ".", "!", "？", "。")) else rest + mark), "oldest" if oldest else "newest"
+
+
 # "do not use Y", "that don't rely on Y", "but not Y", "excluding Y", "except (for) Y": the clause
 # runs to the end of the sentence or to a comma / "and" / "but" that starts another part.
 _NOT = (r"(?:do|does|did)(?:\s+not|n['\u2019]t)\s+(?:\w+ly\s+)?(?:use|rely\s+on|require|need|involve|employ|depend\s+on|"
@@ -227,7 +252,7 @@ class Asks:
 
     question: str  # what to score: without the number asked for; "Who works on X?" as "Which papers are about X?"
     number: int | None = None  # `asked_number`: "three papers on X"
-    order: str | None = None  # `recency`: newest first
+    order: str | None = None  # `recency` or `sorted_by_year`: "newest" / "oldest" first, "one": the newest year's
     who: bool = False  # `asks_who`: the authors of most of them
     exclusion: Exclusion | None = None  # `excluded`: papers that use Y left out
     most: Most | None = None  # `ranked`: the topic's papers by a figure ("the largest speedup")
@@ -284,7 +309,9 @@ def asks(question: str) -> Asks:
     question = f"Which papers are about {first}?" if first and not has_cjk(question) else question
     shown = asked_number(question)
     text, number = shown if shown else (question, None)
-    order, who = recency(text), asks_who(text)
+    sort = sorted_by_year(text)  # "..., sorted by year": the order, and the topic without it
+    text = sort[0] if sort else text
+    order, who = sort[1] if sort else recency(text), asks_who(text)
     text = who or text
     tally = tallied(text) if who is None else None
     text = tally[0] if tally else text
