@@ -151,7 +151,7 @@ class Assistant(Library):
         question, notes = base.standalone, base.notes
         limit = max_citations or self.settings.answer.max_citations
         overview = None if prior and is_follow_up(question) else self.listings.overview(question, snapshot, filters)
-        if overview is not None:  # "What are the main themes?": the titles' themes, one paper on each
+        if overview is not None:  # "What are the main themes?": the titles' themes, papers on them
             return Plan(base.question, base.question, overview[1], overview[1][:limit], notes=notes, lead=[overview[0]])
         scope = None if prior and is_follow_up(question) else self.listings.by_scope(question, snapshot, filters)
         if scope is not None:  # papers by venue, year or author, or all of them
