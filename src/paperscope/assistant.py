@@ -156,9 +156,9 @@ class Assistant(Library):
         scope = None if prior and is_follow_up(question) else self.listings.by_scope(question, snapshot, filters)
         if scope is not None:  # papers by venue, year or author, or all of them
             listed = scope.evidence
-            if not listed and unsaid(question):  # "Which papers need no labels?" where none says so: the nearest ones
+            if not listed and (missing := unsaid(question)):  # "Which papers need no labels?", none says so: the nearest
                 return Plan(base.question, base.question, self.scored(question, snapshot, filters).evidence[:3],
-                            abstain=AbstainReason.NO_SUPPORTING_PAPER, uncovered=unsaid(question), notes=notes)
+                            abstain=AbstainReason.NO_SUPPORTING_PAPER, uncovered=missing, notes=notes)
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             relation, mention = asks_relation(question), named_mention(question)  # "Which papers cite NeRF?"
@@ -344,8 +344,8 @@ class Assistant(Library):
             plan.standalone, snapshot, filters)  # papers by venue, year or author, or all of them
         if scored is not None:
             plan.evidence = plan.cited = scored.evidence
-            if not scored.evidence and unsaid(plan.standalone):  # none says it does without what it asks not to need
-                plan.abstain, plan.uncovered = AbstainReason.NO_SUPPORTING_PAPER, unsaid(plan.standalone)
+            if not scored.evidence and (missing := unsaid(plan.standalone)):  # none says it does without the thing
+                plan.abstain, plan.uncovered = AbstainReason.NO_SUPPORTING_PAPER, missing
                 plan.evidence = self.scored(plan.standalone, snapshot, filters).evidence[:3]
         elif plan.abstain is None:  # "How many papers on X per year?": X, its papers counted by year
             scored = self.gather.scored_all((tally or (plan.standalone,))[0], snapshot, filters)

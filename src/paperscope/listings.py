@@ -153,12 +153,12 @@ class Listings:
         found, papers = self._themes[(snapshot.generation, f)]
         if not found:
             return None
-        shown: list[Paper] = []
+        shown: list[str] = []
         for _, members in found:  # the first paper of each theme not shown for another (a theme may have none left)
-            first = next((papers[pid] for pid in members if papers[pid] not in shown), None)
+            first = next((pid for pid in members if pid not in shown), None)
             shown += [first] if first is not None else []
-        return theme_line(found, len(papers), has_cjk(question)), [Evidence(i, p, 1.0, [(own_work(p), 1.0)])
-                                                                    for i, p in enumerate(shown, 1)]
+        return theme_line(found, len(papers), has_cjk(question)), [Evidence(i, papers[pid], 1.0, [(own_work(papers[pid]), 1.0)])
+                                                                    for i, pid in enumerate(shown, 1)]
 
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
         """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
