@@ -59,6 +59,7 @@ from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
 from paperscope.text.asks import asks, asks_record, counts_papers
+from paperscope.text.facts import asks_fact
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, asks_relation, named_mention, named_topic, read_scope
 from paperscope.text.superlatives import most_of
 from paperscope.text.tallies import tallied
@@ -153,6 +154,12 @@ class Assistant(Library):
         overview = None if prior and is_follow_up(question) else self.listings.overview(question, snapshot, filters)
         if overview is not None:  # "What are the main themes?": the titles' themes, papers on them
             return Plan(base.question, base.question, overview[1], overview[1][:limit], notes=notes, lead=[overview[0]])
+        facts = None if prior and is_follow_up(question) else self.listings.facts(question, snapshot, filters)
+        if facts is not None:  # "How many papers are there?", "Which papers come from Google?": the records say
+            said, papers, answered = facts
+            if not answered:
+                return Plan(base.question, base.question, abstain=AbstainReason.NOT_RECORDED, detail=said, notes=notes)
+            return Plan(base.question, base.question, papers, papers[:limit], notes=notes, lead=[said])
         scope = None if prior and is_follow_up(question) else self.listings.by_scope(question, snapshot, filters)
         if scope is not None:  # papers by venue, year or author, or all of them
             listed = scope.evidence
@@ -273,7 +280,8 @@ class Assistant(Library):
                max_citations: int | None = None, *, live: bool = True) -> Iterator[Event]:
         """Yields `TextPiece`s as the answer is drafted, then the final verified `Answer`.
         `live=False` drafts in one call (structured output for LLMs) and yields only the Answer."""
-        if counts_papers(question) and not (any(a.citations for _, a in history or []) and is_follow_up(question)):
+        if counts_papers(question) and not asks_fact(read_scope(question, set(), lambda _: False).question) and not (
+                any(a.citations for _, a in history or []) and is_follow_up(question)):
             # "How many papers are about X?" is answered by counting every one (`find_all`).
             yield from self.stream_all(question, filters, show=max_citations or self.settings.answer.max_citations)
             return
@@ -283,6 +291,11 @@ class Assistant(Library):
         if plan.abstain is not None:
             timings["total_s"] = time.perf_counter() - t0
             yield abstention(plan, timings)
+            return
+        if not plan.cited:  # a fact of the records that names no paper ("How many papers are there?")
+            timings["total_s"] = time.perf_counter() - t0
+            yield Answer(text="\n\n".join(plan.lead), citations=[], backend="library records", question=plan.question,
+                         standalone_question=plan.standalone, notes=plan.notes, timings=timings)
             return
         t1 = time.perf_counter()
         answerer, notes = self.answerer, list(plan.notes)
@@ -338,6 +351,9 @@ class Assistant(Library):
         list only the best `show` (a count's answer), the heading still counting every one."""
         t0 = time.perf_counter()
         plan, snapshot, filters = self._prepare(question, filters)
+        if plan.abstain is None and asks_fact(plan.standalone) is not None:  # "Which authors have more than one paper?"
+            yield from self.stream(question, filters=filters, max_citations=10**6, live=False)  # every paper it names
+            return
         timings: dict[str, float] = {}
         tally = tallied(plan.standalone)
         scored: Scored | None = None if plan.abstain is not None else self.listings.by_scope(

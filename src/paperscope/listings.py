@@ -2,7 +2,9 @@
 judgement of a topic: by venue, year or author (`in_scope`), with given words in their titles, the
 papers that write a named dataset or benchmark (`mentioning`: "Which papers evaluate on KITTI?"),
 the papers that say they do without a thing (`doing_without`: "Which methods need no training?"), the
-themes the titles share (`overview`: "What are the main themes in this collection?"), the
+themes the titles share (`overview`: "What are the main themes in this collection?"), the library's
+records as a whole and those it does not keep (`facts`: "How many papers are there?", "Which authors have
+more than one paper?", "Which papers come from Google?"), the
 record of a paper the question names (`record_of`: "Who wrote NestQuant?"), and the papers that
 introduce a name asked about alone (`introducing`: "What is TAPE?").
 
@@ -12,6 +14,7 @@ Leaves out: topic questions (`gather`, `relevance`).
 from __future__ import annotations
 
 import re
+from itertools import zip_longest
 
 from paperscope.gather import FilterArg, Gatherer
 from paperscope.index.bm25 import Bm25Snapshot
@@ -23,8 +26,9 @@ from paperscope.relevance.similar import named
 from paperscope.retrieve import Filters
 from paperscope.text.absence import absent, states_absence
 from paperscope.text.asks import asks_record
+from paperscope.text.facts import MAX_AUTHORS_SHOWN, Record, affiliation_text, asks_fact, extreme_authors, fact_text, prolific
 from paperscope.text.overview import asks_overview, theme_line, themes
-from paperscope.text.scope import asks_about_library, asks_for_everything, defined_name, named_mention, title_words
+from paperscope.text.scope import KNOWN_VENUES, asks_about_library, asks_for_everything, defined_name, named_mention, title_words
 from paperscope.text.zh import has_cjk
 
 # A paper listed by metadata alone quotes its first sentence that says what the paper does.
@@ -160,6 +164,38 @@ class Listings:
         return theme_line(found, len(papers), has_cjk(question)), [Evidence(i, papers[pid], 1.0, [(own_work(papers[pid]), 1.0)])
                                                                     for i, pid in enumerate(shown, 1)]
 
+    def facts(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> tuple[str, list[Evidence], bool] | None:
+        """For a question about the library's records as a whole (`text.facts.asks_fact`): what they say (the
+        answer's lead), the papers it names (the most prolific authors' papers, the paper with the most authors,
+        those that write an affiliation asked about), and whether it answers: False for a record the library
+        does not keep (affiliations, citation counts) and no paper to name. None for any other question."""
+        fact = asks_fact(question)
+        if fact is None:
+            return None
+        zh = has_cjk(question)
+        if fact.kind == "affiliations" and fact.name.lower() in self.gather.catalog.venue_names() | KNOWN_VENUES:
+            return None  # a venue the scope reading did not take ("Which papers are from NeurIPS?")
+        if fact.kind == "affiliations":
+            named = self.mentioning(fact.name, "", question, snapshot, filters) if fact.name and not zh else None
+            found = named.evidence if named is not None else []
+            return affiliation_text(fact.name, len(found), zh), found, bool(found)
+        if fact.kind == "citations":
+            return fact_text(fact, [], {}, zh), [], False
+        f = Filters.of(filters) or Filters()
+        ids = sorted(self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys())
+        records = [Record(*r) for r in self.gather.catalog.records(ids)]
+        named_ids: list[str] = []
+        if fact.kind == "prolific":  # the top authors' papers, one of each in turn: the first lines show many of them
+            for some in zip_longest(*(papers for _, papers in prolific(records)[:MAX_AUTHORS_SHOWN])):
+                named_ids += [pid for pid in some if pid is not None and pid not in named_ids]
+        elif fact.kind in ("most_authors", "fewest_authors", "single_author"):
+            named_ids = extreme_authors(records, fact.kind != "most_authors")[1]
+        papers = self.gather.catalog.papers(named_ids)
+        evidence = [Evidence(i, papers[pid], 1.0, [(own_work(papers[pid]), 1.0)])
+                    for i, pid in enumerate((p for p in named_ids if p in papers), 1)]
+        titles = {pid: p.display_title for pid, p in papers.items()}
+        return fact_text(fact, records, titles, zh, _within(f)), evidence, True
+
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
         """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
         LocMoE published?", `text.asks.asks_record`), each quoting the sentence that says what it
@@ -216,6 +252,12 @@ class Listings:
         """`evidence` listed as it is, with its quotes chosen (`Scored.preset`), under the analysed question."""
         q = self.gather.relevance.analyze(question, snapshot)
         return Scored(q, self.gather.relevance.vectors(q, self.gather.embedder.embed([question])[0]), evidence, preset=True)
+
+
+def _within(f: Filters) -> str:
+    """The filters as said after "papers" ("from 2025 by Vakili")."""
+    years = f"from {f.year}" if f.year is not None else f"from {f.years[0]}\u2013{f.years[1]}" if f.years else ""
+    return " ".join(x for x in (f"at {f.venue}" if f.venue else "", years, f"by {f.author}" if f.author else "") if x)
 
 
 def own_work(paper: Paper) -> str:

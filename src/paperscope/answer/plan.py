@@ -23,6 +23,7 @@ class AbstainReason(Enum):
     NO_SUPPORTING_PAPER = "no paper supports an answer"
     NONE_OF_THOSE = "no paper of the previous answer supports an answer"  # "Which of those ...?"
     NO_OTHER_PAPER = "no paper beyond the previous answer's supports an answer"  # "Any others?"
+    NOT_RECORDED = "the library does not record what the question asks"  # affiliations, citation counts
 
 
 @dataclass
@@ -308,6 +309,8 @@ def abstention_text(plan: Plan) -> str:
         text = t["filters"].format(detail=plan.detail)
     elif plan.abstain is AbstainReason.NO_OTHER_PAPER:
         text = t["no_other"]
+    elif plan.abstain is AbstainReason.NOT_RECORDED:  # said by `text.facts`, in the question's language
+        text = plan.detail
     elif plan.abstain is AbstainReason.NONE_OF_THOSE:
         text = (t["none_figure"].format(measure=plan.detail) if plan.detail
                 else t["no_code"] if asks_code(plan.question) else t["none_of_those"])

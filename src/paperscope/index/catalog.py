@@ -17,6 +17,7 @@ are not part of that question's library.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -168,6 +169,20 @@ class Catalog:
             marks = ",".join("?" * len(part))
             for pid, raw in db.execute(f"SELECT paper_id, json FROM papers WHERE paper_id IN ({marks})", part):
                 out[pid] = Paper.model_validate_json(raw)
+        return out
+
+    def records(self, paper_ids: Sequence[str]) -> list[tuple[str, str, int | None, list[str]]]:
+        """(paper id, venue as written, year, authors as written) of each of `paper_ids` the catalog holds,
+        read without building the whole paper records (a question about all 85,864 papers' authors)."""
+        out: list[tuple[str, str, int | None, list[str]]] = []
+        db = self._conn()
+        for start in range(0, len(paper_ids), 500):
+            part = list(paper_ids[start:start + 500])
+            marks = ",".join("?" * len(part))
+            for pid, venue, year, authors in db.execute(
+                    "SELECT paper_id, json_extract(json, '$.venue'), year, json_extract(json, '$.authors') "
+                    f"FROM papers WHERE paper_id IN ({marks})", part):
+                out.append((pid, venue or "", year, json.loads(authors) if authors else []))
         return out
 
     def venues(self) -> list[tuple[str, int]]:
