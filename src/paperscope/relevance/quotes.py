@@ -210,8 +210,11 @@ def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], titl
 
 # "What is NestQuant?", "Summarize the GAPrompt paper", "What is the main contribution of
 # Oracle-MoE?": what the paper is, not its best number. The request, then what is left of it.
-_DEFINE = re.compile(r"^\s*(?:what\s+(?:is|are|does)|what'?s|summari[sz]e|describe|explain|tell\s+me\s+about|"
-                     r"give\s+(?:me\s+)?an?\s+(?:overview|summary)\s+of)\s+(.*?)[\s?.!]*$", re.I)
+# How briefly ("Summarize NestQuant in one sentence.", "Describe Oracle-MoE briefly.") is no part of what is asked about.
+_DEFINE = re.compile(r"^\s*(?:(?:briefly|quickly|please)\s+)?(?:what\s+(?:is|are|does)|what'?s|summari[sz]e|describe|explain|"
+                     r"tell\s+me\s+about|give\s+(?:me\s+)?an?\s+(?:(?:short|brief|quick)\s+)?(?:overview|summary)\s+of)\s+(.*?)"
+                     r"(?:\s+(?:in\s+(?:one|a|two|three|a\s+few|few|simple|plain)\s+(?:sentences?|lines?|words?|paragraphs?|terms)"
+                     r"|briefly|in\s+brief|for\s+me|quickly))?[\s?.!]*$", re.I)
 _CONTRIBUTION = re.compile(r"^(?:the\s+)?(?:main\s+|key\s+|core\s+)?(?:idea|contribution|point|gist)s?\s+of\s+", re.I)
 _REQUEST = re.compile(r"^\s*(?:compare|contrast|summari[sz]e|describe|explain|tell\s+me|list|show)\b", re.I)
 _VERSUS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", re.I)
