@@ -146,3 +146,28 @@ def test_list_mode_answers_a_question_about_the_records_the_same_way(small):
     asked = small.ask("Which authors have more than one paper?")
     assert listed.text.split("\n")[0] == asked.text.split("\n")[0]
     assert {c.paper_id for c in listed.citations} == {c.paper_id for c in asked.citations}
+
+
+def test_papers_not_about_a_thing_are_the_library_less_those_that_use_it(small):
+    """"Which papers are not about X?" names no topic but X: it was scored as a topic question on X."""
+    ans = small.ask("Which papers are not about bandits?", max_citations=20)
+    assert ans.text.startswith("Of the library's 8 papers, 7 do not use “bandits” in their title or abstract (1 that does is left out):")
+    assert len(ans.citations) == 7 and "Robust bandits under drift" not in {c.title for c in ans.citations}
+    listed = small.find_all("Which papers don't use bandits?")
+    assert {c.paper_id for c in listed.citations} == {c.paper_id for c in ans.citations}
+    # No paper writes it: the abstracts cannot tell which do without it, so none is listed as doing so.
+    none = small.ask("Which papers don't use deep learning?")
+    assert not none.abstained and not none.citations and "None of the library's 8 papers writes “deep learning”" in none.text
+    assert "0 papers" not in small.find_all("Which papers don't use deep learning?").text
+
+
+def test_papers_not_about_llms_over_the_seeds(seeded):
+    ans = seeded.find_all("Which papers are not about LLMs?")
+    kept, left = map(int, re.search(r"(\d+) do not use “LLMs” .*?\((\d+) that do", ans.text).groups())
+    assert kept + left == 38 and len(ans.citations) == kept and 0 < left < 38
+    for c in ans.citations:
+        paper = seeded.catalog.papers([c.paper_id])[c.paper_id]
+        assert not re.search(r"\bLLMs?\b|large language models?", f"{paper.title} {paper.abstract}", re.I), c.title
+    # A topic besides is the relevance decision's, as before: only LLM papers, none using RL.
+    topical = seeded.ask("Which LLM papers do not use reinforcement learning?")
+    assert topical.citations and not topical.text.startswith("Of the library's")

@@ -169,7 +169,7 @@ class Assistant(Library):
             if len(listed) > limit:
                 notes.append(f"{limit} of the {len(listed)} papers shown; `ask --all` (or find_all) lists every one")
             relation, mention = asks_relation(question), named_mention(question)  # "Which papers cite NeRF?"
-            lead = [remark.names_text(mention[0], relation, chinese(question))] if mention and relation else []
+            lead = [remark.names_text(mention[0], relation, chinese(question))] if mention and relation else scope.lead
             return Plan(base.question, base.question, listed, listed[:limit], notes=notes, lead=lead)
         record = self.listings.record_of(question, snapshot, filters)  # "Who wrote NestQuant?": its own record
         if record is None and not (prior and is_follow_up(question)):  # "What is TAPE?": the paper introducing it
@@ -380,6 +380,7 @@ class Assistant(Library):
         assert scored is not None
         heading = list_heading(plan.cited, chinese=chinese(plan.question), named=scored.named,
                                by_year=tally is not None and tally[1] == "year")
+        heading = " ".join(scored.lead + [heading] * bool(plan.cited or not scored.lead))  # "0 papers ..." says nothing
         if show is not None and len(plan.cited) > show:
             heading, plan.cited = heading + remark.shown_text(show, chinese(plan.question)), plan.cited[:show]
         yield TextPiece(heading)

@@ -25,8 +25,17 @@ from paperscope.relevance.sentences import paper_sentences
 from paperscope.relevance.similar import named
 from paperscope.retrieve import Filters
 from paperscope.text.absence import absent, states_absence
-from paperscope.text.asks import asks_record
-from paperscope.text.facts import MAX_AUTHORS_SHOWN, Record, affiliation_text, asks_fact, extreme_authors, fact_text, prolific
+from paperscope.text.asks import asks_record, excluded
+from paperscope.text.facts import (
+    MAX_AUTHORS_SHOWN,
+    Record,
+    affiliation_text,
+    asks_fact,
+    extreme_authors,
+    fact_text,
+    not_using_text,
+    prolific,
+)
 from paperscope.text.overview import asks_overview, theme_line, themes
 from paperscope.text.scope import KNOWN_VENUES, asks_about_library, asks_for_everything, defined_name, named_mention, title_words
 from paperscope.text.zh import has_cjk
@@ -62,6 +71,9 @@ class Listings:
         without = self.doing_without(question, snapshot, filters)
         if without is not None:
             return without
+        unused = self.not_using(question, snapshot, filters)
+        if unused is not None:
+            return unused
         if filters is None and not asks_for_everything(question):
             return None
         _, analysis, _ = self.gather.crosslingual.query(question, snapshot, 1)
@@ -139,6 +151,26 @@ class Listings:
             ids = [pid for pid in ids if pid in cited]
         return self._preset(question, snapshot, [Evidence(i, found[pid], 1.0, [(quotes[pid], 1.0)])
                                                  for i, pid in enumerate(ids, 1)])
+
+    def not_using(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> Scored | None:
+        """For a question that asks for the papers not about a thing and names nothing else ("Which
+        papers are not about LLMs?", "Which papers don't use deep learning?", "哪些论文没有使用深度学习？";
+        `text.asks.excluded` with no topic left): every paper the filters admit whose title, keywords and
+        abstract do not use it (`Relevance.without`: its words, acronyms both ways, less what they negate),
+        newest first, said with how many were left out. None for any other question."""
+        cut = excluded(question)
+        if cut is None or re.search(r"\b(?:but|and)\s+not\b", question, re.I):  # "X but not Y" names X
+            return None
+        relevance = self.gather.relevance
+        rest = relevance.analyze(self.gather.crosslingual.query(cut.question, snapshot, 1)[1], snapshot)
+        if rest.groups or not relevance.analyze(cut.english, snapshot).groups:
+            return None  # a topic besides ("LLM papers that do not use RL") is the relevance decision's; no thing: none
+        everything = self.in_scope(question, snapshot, filters)
+        kept, dropped = relevance.without(everything, cut.english, snapshot)
+        kept.lead = [not_using_text(len(everything.evidence), dropped, cut.thing, has_cjk(question))]
+        if not dropped:  # no paper writes it: the abstracts cannot tell which do without it
+            kept.evidence = []
+        return kept
 
     def overview(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> tuple[str, list[Evidence]] | None:
         """For a question asking what the library holds ("What are the main themes?",

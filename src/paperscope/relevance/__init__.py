@@ -15,7 +15,7 @@ The Assistant talks to this package through `Relevance` only:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -103,6 +103,7 @@ class Scored:
     preset: bool = False  # papers listed by metadata alone (`Listings.in_scope`); quotes chosen
     held_for: str | None = None  # the genre asked with the topic, when papers on it were held back (`of_genre`)
     genre: str | None = None  # the genre asked with the topic (`of_genre`): quotes show it first
+    lead: list[str] = field(default_factory=list)  # said before a listing by metadata (`Listings.not_using`)
 
     def merged(self, other: Scored) -> Scored:
         """This question's candidates together with another wording's (the same question with its

@@ -277,3 +277,20 @@ def affiliation_text(name: str, found: int, zh: bool = False) -> str:
         return NOT_RECORDED + f" No paper writes \u201c{name}\u201d in its title or abstract."
     says, whose = ("writes", "its") if found == 1 else ("write", "their")
     return NOT_RECORDED + f" {_n(found, 'paper')} {says} \u201c{name}\u201d in {whose} title or abstract:"
+
+
+def not_using_text(total: int, dropped: int, thing: str, zh: bool = False) -> str:
+    """Said before the papers of a library of `total` that do not use `thing` ("Which papers are not about
+    LLMs?"), `dropped` of them left out because they do; when none or all do, what the abstracts say instead."""
+    if zh:
+        if not dropped or dropped == total:
+            return f"库中 {total:,} 篇论文{'都没有' if not dropped else '都'}在标题或摘要中写到“{thing}”，无法据此区分。"
+        return f"库中 {total:,} 篇论文里，有 {total - dropped:,} 篇没有用到“{thing}”（已排除用到它的 {dropped:,} 篇）："
+    if not dropped:  # "Which papers don't use deep learning?" where no abstract says "deep learning": no list is honest
+        return (f"None of the library's {_n(total, 'paper')} writes \u201c{thing}\u201d in its title or abstract, so "
+                "the abstracts do not tell which papers do without it.")
+    if dropped == total:
+        return f"All of the library's {_n(total, 'paper')} use \u201c{thing}\u201d in their title or abstract."
+    kept, left = total - dropped, "1 that does is" if dropped == 1 else f"{dropped:,} that do are"
+    return (f"Of the library's {_n(total, 'paper')}, {kept:,} {'does' if kept == 1 else 'do'} not use \u201c{thing}\u201d in "
+            f"{'its' if kept == 1 else 'their'} title or abstract ({left} left out):")
