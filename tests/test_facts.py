@@ -151,7 +151,8 @@ def test_list_mode_answers_a_question_about_the_records_the_same_way(small):
 def test_papers_not_about_a_thing_are_the_library_less_those_that_use_it(small):
     """"Which papers are not about X?" names no topic but X: it was scored as a topic question on X."""
     ans = small.ask("Which papers are not about bandits?", max_citations=20)
-    assert ans.text.startswith("Of the library's 8 papers, 7 do not use “bandits” in their title or abstract (1 that does is left out):")
+    assert ans.text.startswith("Of the library's 8 papers, 7 do not use “bandits” in their title or abstract "
+                               "(1 that does is left out):")
     assert len(ans.citations) == 7 and "Robust bandits under drift" not in {c.title for c in ans.citations}
     listed = small.find_all("Which papers don't use bandits?")
     assert {c.paper_id for c in listed.citations} == {c.paper_id for c in ans.citations}

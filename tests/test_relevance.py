@@ -562,7 +562,8 @@ def test_introduced_first_quotes_what_a_paper_is_for_what_is_questions():
     for question in ("What is NestQuant?", "Summarize the NestQuant paper.", "What is the main contribution of NestQuant?",
                      "How does NestQuant work?", "What does NestQuant do?",
                      # how briefly is no part of what is asked (it was: "NestQuant in one sentence", four words)
-                     "Summarize NestQuant in one sentence.", "Describe NestQuant briefly.", "Give me a short summary of NestQuant."):
+                     "Summarize NestQuant in one sentence.", "Describe NestQuant briefly.",
+                     "Give me a short summary of NestQuant."):
         q = analyze(question, _flat_idf, scaffolding=False)
         assert int(np.argmax(introduced_first(q, sentences, range(4), scores))) == 1, question
     # A question about a detail of the paper keeps the rankers' order.

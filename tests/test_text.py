@@ -188,3 +188,51 @@ def test_a_question_asked_with_an_acronym_meets_papers_writing_its_plural(seeded
     ans = seeded.ask("Papers on LLM reasoning?")
     assert not ans.abstained, ans.text
     assert any(re.search(r"\bLLMs\b", c.quote) and "reasoning" in c.quote for c in ans.citations)
+
+
+def test_background_acronyms_fill_in_those_a_library_writes_without_defining():
+    """A small library defines few acronyms itself: "RNN layers" without "recurrent neural network (RNN)"
+    anywhere left "recurrent neural networks" unconnected to the paper that writes only "RNN"."""
+    from paperscope.text.acronyms import Acronyms, written_acronyms
+
+    texts = ["Existing RNN layers have linear complexity. We call it TTT.",
+             "Mixture of experts (MoE) layers route tokens; MoE is cheap.",
+             "We apply knowledge distillation to a small student."]
+    acr = Acronyms.learn(texts, min_count=1).with_background(written_acronyms(texts))
+    assert acr.table["rnn"] == {"recurr", "neural", "network"} and "rnn" in acr.background
+    assert "kd" not in acr.table  # no paper writes "KD": asking it so would only lose words
+    assert acr.table["moe"] == {"mixtur", "expert"} and "moe" not in acr.background  # the library's own
+    assert acr.abbreviated("Papers on recurrent neural networks?") == "Papers on RNN?"
+    # MiniLM reads well-known acronyms as they are: the background's are not spelled out for embedding.
+    assert acr.spell_out("RNN and MoE latency") == "RNN and MoE (mixture of experts) latency"
+
+
+def test_a_library_defining_an_acronym_otherwise_keeps_its_own():
+    from paperscope.text.acronyms import Acronyms, written_acronyms
+
+    texts = ["We study representation learning (RL) of graphs.", "Better RL of molecules."]
+    acr = Acronyms.learn(texts, min_count=1).with_background(written_acronyms(texts))
+    assert acr.table["rl"] == {"represe", "learn"} and not acr.background
+
+
+def test_the_shipped_background_acronyms_are_the_builders(tmp_path):
+    """`text/data/acronyms.json` is what `python -m paperscope.bench.relevance_data --acronyms` builds."""
+    import json
+    from pathlib import Path
+
+    from conftest import SHARED, need
+    from paperscope.bench.relevance_data import build_acronyms
+
+    corpus = SHARED / "corpora" / "conference_abstracts.jsonl.gz"
+    need(corpus.exists(), f"shared corpus missing at {corpus}")
+    build_acronyms(corpus, tmp_path / "acronyms.json")
+    shipped = Path(__file__).resolve().parents[1] / "src" / "paperscope" / "text" / "data" / "acronyms.json"
+    assert json.loads((tmp_path / "acronyms.json").read_text()) == json.loads(shipped.read_text())
+    table = json.loads(shipped.read_text())["table"]
+    assert table["rnn"] == ["network", "neural", "recurr"] and "dp" not in table  # DP: privacy 42%, programming 27%
+
+
+def test_recurrent_neural_networks_meet_the_paper_writing_rnn(seeded):
+    """Over the seeds it abstained ("none covers “recurrent neural”"): the TTT paper writes only "RNN"."""
+    ans = seeded.ask("Papers on recurrent neural networks?")
+    assert not ans.abstained and any("RNNs with Expressive Hidden States" in c.title for c in ans.citations)

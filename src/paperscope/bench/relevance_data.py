@@ -24,6 +24,11 @@ From the 85,864-abstract corpus (`../shared/corpora`, or PAPERSCOPE_BENCH_CORPUS
   The common ones left out go to `common_phrases.txt`: after a preposition ("quantization of
   neural networks", "robots in the real world") they place the topic, and weigh less
   (`question.analyze`). Alone: `python -m paperscope.bench.relevance_data --title-phrases`.
+- `paperscope/text/data/acronyms.json` (`--acronyms`): the acronyms the abstracts define ("recurrent neural
+  networks (RNNs)") in >= `ACRONYM_MIN` of them, each with its most common expansion where that is >= `ACRONYM_SHARE`
+  of its definitions ("DP" is differential privacy 42% of the time and dynamic programming 27%: left out), and
+  that the abstracts seldom write as a lower-case word (`ACRONYM_AS_WORD`: "LoG" is left out for "log n"). A
+  library's own definitions win (`text.acronyms.Acronyms.with_background`); a small one defines few of its own.
 All of them are statistics of public abstracts (no text is stored). Takes ~2 minutes on 2 cores.
 """
 
@@ -205,13 +210,55 @@ def build_title_phrases(corpus: Path, out: Path = OUT, min_titles: int = 2) -> N
     print(f"{len(kept)} title phrases (>= {min_titles} titles; common ground left out: {', '.join(dropped)}) -> {out}")
 
 
+ACRONYM_MIN, ACRONYM_SHARE, ACRONYM_AS_WORD = 5, 0.7, 0.1
+ACRONYMS_OUT = Path(__file__).resolve().parents[1] / "text" / "data" / "acronyms.json"
+
+
+def build_acronyms(corpus: Path, out: Path = ACRONYMS_OUT) -> None:
+    """`acronyms.json` (module docstring): {"table": acronym concept -> expansion concepts, "surface":
+    acronym concept -> its expansion as most often written}, as `Acronyms.learn` reads a library."""
+    from paperscope.text.acronyms import _WORD, acronym_concept, acronym_definitions, written_as_acronym
+    from paperscope.text.analyzer import concepts
+
+    counts: dict[str, Counter[tuple[str, ...]]] = defaultdict(Counter)
+    forms: dict[tuple[str, tuple[str, ...]], Counter[str]] = defaultdict(Counter)
+    as_word: Counter[str] = Counter()  # lower-case words ("log", "map", "node"): a paper writing them names no acronym
+    as_acronym: Counter[str] = Counter()
+    for title, abstract in _texts(corpus):
+        text = f"{title}. {abstract}"
+        for acr, expansion in acronym_definitions(text):
+            key, exp = acronym_concept(acr), tuple(sorted(concepts(expansion)))
+            if key and len(key) >= 2 and len(exp) >= 2 and key not in exp:
+                counts[key][exp] += 1
+                forms[(key, exp)][expansion.lower()] += 1
+        for w in _WORD.findall(text):
+            if w.islower():
+                as_word[w[:-1] if w.endswith("s") and len(w) > 3 else w] += 1
+            elif written_as_acronym(w) and (c := acronym_concept(w)):
+                as_acronym[c] += 1
+    table, surface = {}, {}
+    for key, exps in sorted(counts.items()):
+        (exp, n), total = exps.most_common(1)[0], sum(exps.values())
+        # A key also written as a word ("LoG" and "log n", "MAP" and "map") would read every such word as the acronym.
+        if total >= ACRONYM_MIN and n >= ACRONYM_SHARE * total and as_word[key] <= ACRONYM_AS_WORD * as_acronym[key]:
+            table[key] = list(exp)
+            written = forms[(key, exp)]
+            surface[key] = max(written, key=lambda f: (written[f], f))
+    out.write_text(json.dumps({"table": table, "surface": surface}, sort_keys=True), encoding="utf-8")
+    print(f"{len(table)} acronyms (>= {ACRONYM_MIN} definitions, one expansion >= {ACRONYM_SHARE:.0%}) -> {out}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--title-phrases", action="store_true", help="build title_phrases.txt.gz alone")
     ap.add_argument("--words", action="store_true", help="build words.txt.gz alone")
+    ap.add_argument("--acronyms", action="store_true", help="build paperscope/text/data/acronyms.json alone")
     args = ap.parse_args()
+    if args.acronyms:
+        build_acronyms(args.corpus or default_corpus())
+        return
     step = build_title_phrases if args.title_phrases else build_words if args.words else build
     step(args.corpus or default_corpus(), args.out)
 

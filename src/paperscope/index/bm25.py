@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paperscope.text.acronyms import Acronyms
+from paperscope.text.acronyms import Acronyms, written_acronyms
 from paperscope.text.analyzer import adjacent_joins, concept, terms
 
 if TYPE_CHECKING:
@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 # Part of each snapshot's directory name; bumped when what a snapshot holds changes, so an older
 # build is never loaded (2: hyphen compounds in the analyzer, stem_df; 3: acronyms spelled by word prefixes;
 # 4: acronyms keep their expansions as written, for spelling out in questions; 5: an acronym's plural
-# is the acronym, "LLMs" -> llm, `analyzer.fold`).
-LAYOUT = 5
+# is the acronym, "LLMs" -> llm, `analyzer.fold`; 6: the background corpus's acronyms that the library writes
+# without defining, `Acronyms.with_background`).
+LAYOUT = 6
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class Bm25Snapshot:
                 stem_df[t] = stem_df.get(t, 0) + 1
             for c in {concept(t) for t in doc}:
                 df[c] = df.get(c, 0) + 1
+        acronyms = acronyms.with_background(written_acronyms(texts))  # saved with the snapshot: load reads it as built
         return cls(generation, tuple(ids), bm25, df, acronyms, stem_df=stem_df)
 
     def save(self, prefix: Path) -> None:
@@ -92,6 +94,7 @@ class Bm25Snapshot:
             (tmp / "stem_df.json").write_text(json.dumps(self.stem_df))
             (tmp / "acronyms.json").write_text(json.dumps({a: sorted(e) for a, e in self.acronyms.table.items()}))
             (tmp / "acronym_surface.json").write_text(json.dumps(self.acronyms.surface))
+            (tmp / "acronym_background.json").write_text(json.dumps(sorted(self.acronyms.background)))
             if final.exists():  # built twice (another process, same generation): keep the first
                 shutil.rmtree(tmp, ignore_errors=True)
             else:
@@ -118,9 +121,10 @@ class Bm25Snapshot:
             df = json.loads(df_path.read_text()) if df_path.exists() else {}
             stem_path = folder / "stem_df.json"
             stem_df = json.loads(stem_path.read_text()) if stem_path.exists() else {}
-            surface_path = folder / "acronym_surface.json"
+            surface_path, background_path = folder / "acronym_surface.json", folder / "acronym_background.json"
             acronyms = Acronyms(json.loads(acr_path.read_text()) if acr_path.exists() else {},
-                                json.loads(surface_path.read_text()) if surface_path.exists() else {})
+                                json.loads(surface_path.read_text()) if surface_path.exists() else {},
+                                json.loads(background_path.read_text()) if background_path.exists() else ())
             bm25 = bm25s.BM25.load(str(folder), mmap=False, show_progress=False) if ids else None
         except (OSError, ValueError, KeyError):
             return None  # not built yet, or removed by a newer generation while we read it

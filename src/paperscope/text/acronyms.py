@@ -7,8 +7,10 @@ Leaves out: acronyms defined without parentheses.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Collection, Iterable
+from pathlib import Path
 
 from paperscope.text.analyzer import concept, concepts, fold, terms
 
@@ -43,6 +45,16 @@ def _spells(letters: str, words: list[str]) -> bool:
     if word in _LINK_WORDS and _spells(letters, words[1:]):
         return True
     return any(word.startswith(letters[:k]) and _spells(letters[k:], words[1:]) for k in range(1, len(letters) + 1))
+
+
+_CAPITALISED = re.compile(r"\b[A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*\b")
+
+
+def written_acronyms(texts: Iterable[str]) -> set[str]:
+    """The concepts (`acronym_concept`) of the words `texts` write as acronyms ("RNNs" -> "rnn")."""
+    capitalised = {m for t in texts for m in _CAPITALISED.findall(t)}  # half the time of reading every word
+    words = {w for m in capitalised for w in _WORD.findall(m) if written_as_acronym(w)}
+    return {c for w in words if (c := acronym_concept(w))}
 
 
 def acronym_concept(word: str) -> str | None:
@@ -133,17 +145,39 @@ def spelled_otherwise(acronym: str, expansion: Collection[str], found: Collectio
     return 2 * sum(_own_meaning(acronym, c) in found for c in expansion) < len(expansion)
 
 
+@functools.cache
+def background() -> tuple[dict[str, list[str]], dict[str, str]]:
+    """The acronyms the background corpus defines (`bench.relevance_data --acronyms`): (table, surface)."""
+    raw = json.loads((Path(__file__).resolve().parent / "data" / "acronyms.json").read_text(encoding="utf-8"))
+    return raw["table"], raw["surface"]
+
+
 class Acronyms:
     """Corpus-learned acronym <-> expansion links, used for coverage: a paper that writes only
     "LLMs" covers "large language models", and one that writes "mixture of experts" covers "MoE"."""
 
-    def __init__(self, table: dict[str, list[str]] | None = None, surface: dict[str, str] | None = None) -> None:
+    def __init__(self, table: dict[str, list[str]] | None = None, surface: dict[str, str] | None = None,
+                 background: Collection[str] = ()) -> None:
         self.table = {a: set(e) for a, e in (table or {}).items()}
         self.surface = dict(surface or {})  # acronym concept -> its expansion as most often written
+        self.background = frozenset(background)  # acronyms of the table from the background corpus (`with_background`)
         self.reverse: dict[str, list[tuple[str, set[str]]]] = {}
         for acr, exp in self.table.items():
             for c in exp:
                 self.reverse.setdefault(c, []).append((acr, exp))
+
+    def with_background(self, used: Collection[str]) -> Acronyms:
+        """This library's acronyms and the background corpus's for those its papers write as acronyms
+        (`used`: `written_acronyms` of its texts) without spelling them out ("RNN": recurrent neural network,
+        in a library whose papers write "RNN layers" and never "recurrent neural network (RNN)"). Not the
+        background's others: asked as "KD" where no paper writes it, "knowledge distillation" was only a
+        lossier question (two unanswerable library questions answered); nor words ("mapping" is no MAP)."""
+        table, surface = background()
+        extra = {k: v for k, v in table.items() if k in used and k not in self.table}
+        if not extra:
+            return self
+        return Acronyms({**{k: sorted(v) for k, v in self.table.items()}, **extra},
+                        {**{k: surface[k] for k in extra}, **self.surface}, self.background | extra.keys())
 
     @classmethod
     def learn(cls, texts: Iterable[str], min_count: int = 2) -> Acronyms:
@@ -168,17 +202,17 @@ class Acronyms:
                 surface[key] = max(forms, key=lambda f: (forms[f], f))
         return cls(table, surface)
 
-    def _expansion(self, word: str, present: set[str], known: Collection[str] = ()) -> str | None:
+    def _expansion(self, word: str, present: set[str], known: Collection[str] = (), own_only: bool = False) -> str | None:
         """How this library spells out `word` when the word is written as an acronym it defines
         (or is one of `known`, lower-cased) and the text (its concepts `present`) does not
-        already say the expansion."""
+        already say the expansion; `own_only`: not an acronym of the background corpus's."""
         if not (written_as_acronym(word) or word.lower() in known):
             return None
         key = acronym_concept(word) or ""
         if key not in self.table and len(word) > 2 and word[-1] in "sS":
             key = acronym_concept(word[:-1]) or ""  # a plural written lower-cased ("llms" of "LLMs")
         exp = self.table.get(key)
-        if not exp or exp <= present or key not in self.surface:
+        if not exp or exp <= present or key not in self.surface or own_only and key in self.background:
             return None
         return self.surface[key]
 
@@ -192,7 +226,7 @@ class Acronyms:
         present = {concept(t) for t in terms(text)}
 
         def one(m: re.Match[str]) -> str:
-            exp = self._expansion(m.group(0), present, known)
+            exp = self._expansion(m.group(0), present, known, own_only=True)
             return m.group(0) if exp is None else f"{m.group(0)} ({exp})"
 
         return _WORD.sub(one, text)
