@@ -64,3 +64,10 @@ def test_the_themes_are_read_once_per_library_generation(seeded, monkeypatch):
     first = seeded.ask("What topics are covered?").text
     assert seeded.ask("Summarize the corpus.").text.split("\n")[0] == first.split("\n")[0]
     assert len(calls) == 1  # every title is read once (2.3 s at 20,000 papers), not per question
+
+
+def test_list_mode_answers_the_overview_as_ask_does(seeded):
+    """`ask --all` / the UI's list mode read "What are the main themes?" as a topic and abstained ("none covers “themes”")."""
+    listed = seeded.find_all("What are the main themes in this collection?")
+    assert not listed.abstained
+    assert listed.text.split("\n")[0] == seeded.ask("What are the main themes in this collection?").text.split("\n")[0]

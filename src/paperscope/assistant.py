@@ -47,7 +47,7 @@ from paperscope.index.embed import Embedder, make_embedder
 from paperscope.index.store import ChromaStore
 from paperscope.library import Library
 from paperscope.library import QuestionError as QuestionError  # re-exported: surfaces catch it from here
-from paperscope.listings import own_work, unsaid
+from paperscope.listings import about_the_library, own_work, unsaid
 from paperscope.records import Answer
 from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
@@ -351,7 +351,7 @@ class Assistant(Library):
         list only the best `show` (a count's answer), the heading still counting every one."""
         t0 = time.perf_counter()
         plan, snapshot, filters = self._prepare(question, filters)
-        if plan.abstain is None and asks_fact(plan.standalone) is not None:  # "Which authors have more than one paper?"
+        if plan.abstain is None and about_the_library(plan.standalone):  # "Which authors have more than one paper?"
             yield from self.stream(question, filters=filters, max_citations=10**6, live=False)  # every paper it names
             return
         timings: dict[str, float] = {}

@@ -292,6 +292,12 @@ def _within(f: Filters) -> str:
     return " ".join(x for x in (f"at {f.venue}" if f.venue else "", years, f"by {f.author}" if f.author else "") if x)
 
 
+def about_the_library(question: str) -> bool:
+    """Whether `question` asks about the library as a whole, its themes or its records ("What are the main
+    themes?", "Which authors have more than one paper?"): list mode (`find_all`) answers it as `ask` does."""
+    return asks_overview(question) or asks_fact(question) is not None
+
+
 def own_work(paper: Paper) -> str:
     """The paper's first sentence that says what it does ("We propose ...", "This paper ..."), else its first."""
     sentences = paper_sentences(paper)
