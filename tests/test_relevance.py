@@ -551,6 +551,13 @@ def test_asked_first_moves_only_sentences_holding_every_word_the_title_lacks():
     factoid = analyze("What latency does the MoE reach?", _flat_idf, scaffolding=False)
     assert list(asked_first(factoid, sentences, range(3), title, scores)) == list(scores)
     assert list(asked_first(q, sentences, [0], title, scores[:1])) == [5.0]  # no sentence given holds it
+    # A research verb of the question ("deal", "discuss") need not be in the sentence: it quoted FedATH's
+    # results sentence for "Which papers deal with privacy?" over the one on "preserving the local data privacy".
+    fed = ["FGL trains on private graphs preserving the local data privacy.", "Experiments on six datasets show gains."]
+    for asked in ("Which papers deal with privacy?", "Which papers discuss data privacy?"):
+        q = analyze(asked, _flat_idf, scaffolding=False)
+        assert int(np.argmax(asked_first(q, fed, range(2), "Less is More: Federated Graph Learning",
+                                         np.array([1.0, 4.0])))) == 0, asked
 
 
 def test_introduced_first_quotes_what_a_paper_is_for_what_is_questions():

@@ -34,7 +34,8 @@ from paperscope.relevance.lexicon import position_tendency, thesaurus
 from paperscope.relevance.model import QuoteRanker
 from paperscope.relevance.name_quotes import ahead as _ahead
 from paperscope.relevance.name_quotes import datasets_first, names_first
-from paperscope.relevance.question import Question, compared_names
+from paperscope.relevance.question import Question, compared_names, contentness
+from paperscope.text.analyzer import _stemmer
 from paperscope.text.zh import PROBLEM_CUES
 
 SENTENCE_FEATURES = ("s_cos", "s_cos_gap", "s_cos_rank", "s_cov", "s_focus", "s_pos", "s_first", "s_last", "s_num",
@@ -199,7 +200,11 @@ def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], titl
     if q.kind != "list" or not len(scores):
         return scores
     in_title = concepts_of(stems(title))
-    rest = [m for m in (concepts_of(g) for g, _ in q.groups) if not (m & in_title)]
+    # Research verbs count for quotes (`q` keeps them), but no sentence need say "deal": "Which papers deal
+    # with privacy?" quoted FedATH's results sentence over the one about "preserving the local data privacy".
+    stem = _stemmer().stemWord
+    topical = {stem(w.lower()) for w in q.order if contentness(w.lower(), stem(w.lower())) >= 0.5}
+    rest = [m for g, _ in q.groups if g & topical for m in [concepts_of(g)] if not (m & in_title)]
     if not rest:
         return scores
     holds = np.array([float(all(concepts_of(stems(sentences[i])) & m for m in rest)) for i in rows])
