@@ -19,7 +19,7 @@ from paperscope.text.facts import Record, asks_fact, extreme_authors, prolific
     ("How many abstracts have been ingested?", "count"), ("How big is the corpus?", "count"),
     ("库里有多少篇论文？", "count"), ("一共有多少篇论文？", "count"),
     ("What years do the papers cover?", "years"), ("When were these papers published?", "years"),
-    ("这些论文来自哪些年份？", "years"),
+    ("这些论文来自哪些年份？", "years"), ("这些论文是哪年发表的？", "years"),
     ("Which venues are in the library?", "venues"), ("Which conferences do the papers come from?", "venues"),
     ("Which authors have more than one paper?", "prolific"), ("Who wrote the most papers?", "prolific"),
     ("Who are the most prolific authors?", "prolific"), ("哪些作者有多篇论文？", "prolific"),

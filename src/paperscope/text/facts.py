@@ -54,7 +54,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"^\s*what\s+(?:is|are)\s+the\s+(?:publication\s+)?(?:years?|time|date)\s*(?:range|span|coverage|distribution)"
         rf"(?:\s+of\s+{_THE_PAPERS})?{_END}",
         rf"^\s*when\s+were\s+{_THE_PAPERS}\s+published{_END}",
-        rf"^\s*{_ZH_LIB}(?:论文|文章)(?:都|主要)?(?:来自|覆盖|发表于|是)?(?:哪些|哪几|什么)年(?:份|的)?{_ZH_END}",
+        rf"^\s*{_ZH_LIB}(?:论文|文章)(?:都|主要)?(?:来自|覆盖|发表于|是)?(?:在)?(?:哪些|哪几|哪一?|什么)年(?:份)?(?:发表|出版)?的?{_ZH_END}",
         rf"^\s*{_ZH_LIB}(?:论文|文章)的?(?:发表)?年份(?:范围|分布)?(?:是什么|有哪些|如何)?{_ZH_END}")),
     ("venues", _either(
         rf"^\s*(?:what|which)\s+(?:venues|conferences|journals|workshops)\s+(?:are|do|does|is)\s+(?:(?:covered|represented"
