@@ -59,7 +59,6 @@ from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
 from paperscope.text.asks import asks, asks_record, counts_papers
-from paperscope.text.facts import asks_fact
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, asks_relation, named_mention, named_topic, read_scope
 from paperscope.text.superlatives import most_of
 from paperscope.text.tallies import tallied
@@ -277,11 +276,11 @@ class Assistant(Library):
         return Plan(question, standalone, scored.evidence, cited, notes=notes, lead=lead)
 
     def stream(self, question: str, history: History | None = None, filters: FilterArg = None,
-               max_citations: int | None = None, *, live: bool = True) -> Iterator[Event]:
+               max_citations: int | None = None, *, live: bool = True, counts: bool = True) -> Iterator[Event]:
         """Yields `TextPiece`s as the answer is drafted, then the final verified `Answer`.
-        `live=False` drafts in one call (structured output for LLMs) and yields only the Answer."""
-        if counts_papers(question) and not asks_fact(read_scope(question, set(), lambda _: False).question) and not (
-                any(a.citations for _, a in history or []) and is_follow_up(question)):
+        `live=False` drafts in one call (structured output for LLMs) and yields only the Answer;
+        `counts=False`: "How many ...?" is planned here too (`stream_all` hands the library's records on so)."""
+        if counts and counts_papers(question) and not (any(a.citations for _, a in history or []) and is_follow_up(question)):
             # "How many papers are about X?" is answered by counting every one (`find_all`).
             yield from self.stream_all(question, filters, show=max_citations or self.settings.answer.max_citations)
             return
@@ -352,7 +351,7 @@ class Assistant(Library):
         t0 = time.perf_counter()
         plan, snapshot, filters = self._prepare(question, filters)
         if plan.abstain is None and about_the_library(plan.standalone):  # "Which authors have more than one paper?"
-            yield from self.stream(question, filters=filters, max_citations=10**6, live=False)  # every paper it names
+            yield from self.stream(question, filters=filters, max_citations=10**6, live=False, counts=False)  # every paper
             return
         timings: dict[str, float] = {}
         tally = tallied(plan.standalone)
@@ -380,7 +379,7 @@ class Assistant(Library):
         assert scored is not None
         heading = list_heading(plan.cited, chinese=chinese(plan.question), named=scored.named,
                                by_year=tally is not None and tally[1] == "year")
-        heading = " ".join(scored.lead + [heading] * bool(plan.cited or not scored.lead))  # "0 papers ..." says nothing
+        heading = " ".join(scored.lead) or heading  # its own count and reading ("Of the library's 38 papers, 25 ...")
         if show is not None and len(plan.cited) > show:
             heading, plan.cited = heading + remark.shown_text(show, chinese(plan.question)), plan.cited[:show]
         yield TextPiece(heading)

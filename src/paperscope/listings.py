@@ -14,6 +14,7 @@ Leaves out: topic questions (`gather`, `relevance`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from itertools import zip_longest
 
 from paperscope.gather import FilterArg, Gatherer
@@ -46,6 +47,13 @@ MENTION_POOL = 2000  # BM25 hits read for the papers that write a named dataset 
 MAX_RECORDS = 3  # papers a question about papers' records ("Who wrote X and Y?") answers from
 _LINKS = "to|for|of|in|on|with|by|that|which|and|from|than|over|as|into|using"  # the name is not what is introduced
 INTRODUCING_POOL = 100  # BM25 hits read for the papers that introduce a name (those write it, most often first)
+# "Which papers are not about X?" asks for papers and nothing else ("Which papers are?", "List papers.", "哪些论文？")
+# about a thing that is no comparison ("the same datasets as NestQuant") nor holds a year the scope reading left.
+_BARE_REQUEST = re.compile(r"^\s*(?:(?:which|what|list|show(?:\s+me)?|find|any|are\s+there|how\s+many)\s+)?(?:the\s+|all\s+)?"
+                           r"(?:papers|works|articles|methods|approaches|studies)?(?:\s+(?:are|is|do|does|that|which))*\s*[?.!]*\s*$"
+                           r"|^\s*(?:哪些|有哪些|列出)?(?:论文|文章|工作|方法)(?:有哪些)?[？?。]*\s*$", re.I)
+_COMPARED = re.compile(r"\b(?:same|similar|like|than|as)\b|\b(?:19|20)\d\d\b", re.I)
+_ABOUT = re.compile(r"\bnot\s+(?:about|on|related\s+to|concerned\s+with|focused\s+on)\b|不(?:是关于|涉及|关于)", re.I)
 ABSENCE_POOL = 300  # BM25 hits read for the papers that say they do without a thing (`Listings.doing_without`)
 
 
@@ -159,7 +167,8 @@ class Listings:
         abstract do not use it (`Relevance.without`: its words, acronyms both ways, less what they negate),
         newest first, said with how many were left out. None for any other question."""
         cut = excluded(question)
-        if cut is None or re.search(r"\b(?:but|and)\s+not\b", question, re.I):  # "X but not Y" names X
+        if cut is None or re.search(r"\b(?:but|and)\s+not\b", question, re.I) or _COMPARED.search(cut.thing) \
+                or not _BARE_REQUEST.match(cut.question):  # "X but not Y" names X; "What if we do not use LoRA?"
             return None
         relevance = self.gather.relevance
         rest = relevance.analyze(self.gather.crosslingual.query(cut.question, snapshot, 1)[1], snapshot)
@@ -167,8 +176,9 @@ class Listings:
             return None  # a topic besides ("LLM papers that do not use RL") is the relevance decision's; no thing: none
         everything = self.in_scope(question, snapshot, filters)
         kept, dropped = relevance.without(everything, cut.english, snapshot)
-        kept.lead = [not_using_text(len(everything.evidence), dropped, cut.thing, has_cjk(question))]
-        if not dropped:  # no paper writes it: the abstracts cannot tell which do without it
+        about = bool(_ABOUT.search(question))  # "not about X": a paper that never writes X is not about it
+        kept.lead = [not_using_text(len(everything.evidence), dropped, cut.thing, has_cjk(question), about)]
+        if not dropped and not about:  # "Which papers don't use X?" and no paper writes X: the abstracts cannot tell
             kept.evidence = []
         return kept
 
@@ -208,7 +218,8 @@ class Listings:
         if fact.kind == "affiliations" and fact.name.lower() in self.gather.catalog.venue_names() | KNOWN_VENUES:
             return None  # a venue the scope reading did not take ("Which papers are from NeurIPS?")
         if fact.kind == "affiliations":
-            named = self.mentioning(fact.name, "", question, snapshot, filters) if fact.name and not zh else None
+            # An English name in a Chinese question ("哪些论文来自Gemini？") is looked for too; 谷歌 is in no abstract.
+            named = self.mentioning(fact.name, "", question, snapshot, filters) if fact.name and not has_cjk(fact.name) else None
             found = named.evidence if named is not None else []
             return affiliation_text(fact.name, len(found), zh), found, bool(found)
         if fact.kind == "citations":
@@ -226,7 +237,8 @@ class Listings:
         evidence = [Evidence(i, papers[pid], 1.0, [(own_work(papers[pid]), 1.0)])
                     for i, pid in enumerate((p for p in named_ids if p in papers), 1)]
         titles = {pid: p.display_title for pid, p in papers.items()}
-        return fact_text(fact, records, titles, zh, _within(f)), evidence, True
+        shown = Counter(r.venue for r in records).most_common(1)[0][0] if f.venue and records else f.venue or ""
+        return fact_text(fact, records, titles, zh, _within(f, shown, zh)), evidence, True
 
     def record_of(self, question: str, snapshot: Bm25Snapshot, filters: FilterArg) -> list[Evidence] | None:
         """The papers a question about a paper's record names ("Who wrote NestQuant?", "Where was
@@ -286,10 +298,18 @@ class Listings:
         return Scored(q, self.gather.relevance.vectors(q, self.gather.embedder.embed([question])[0]), evidence, preset=True)
 
 
-def _within(f: Filters) -> str:
-    """The filters as said after "papers" ("from 2025 by Vakili")."""
-    years = f"from {f.year}" if f.year is not None else f"from {f.years[0]}\u2013{f.years[1]}" if f.years else ""
-    return " ".join(x for x in (f"at {f.venue}" if f.venue else "", years, f"by {f.author}" if f.author else "") if x)
+def _within(f: Filters, venue: str, zh: bool) -> str:
+    """The filters as said after "papers" ("at ICML from 2025 by Vakili"; Chinese: "ICML 2025 年 Vakili 的");
+    `venue`: the filter's venue as the records write it."""
+    lo, hi = f.years or (0, 0)
+    if zh:
+        years = (f"{f.year} 年" if f.year is not None else "" if not f.years else f"{lo} 年以后" if hi >= 9999
+                 else f"{hi} 年以前" if lo <= 0 else f"{lo}\u2013{hi} 年")
+        said = "，".join(x for x in (venue if f.venue else "", years, f.author or "") if x)
+        return f"（{said}）" if said else ""
+    years = (f"from {f.year}" if f.year is not None else "" if not f.years else f"from {lo} on" if hi >= 9999
+             else f"up to {hi}" if lo <= 0 else f"from {lo}\u2013{hi}")
+    return " ".join(x for x in (f"at {venue}" if f.venue else "", years, f"by {f.author}" if f.author else "") if x)
 
 
 def about_the_library(question: str) -> bool:

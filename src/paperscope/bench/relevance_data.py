@@ -222,8 +222,11 @@ def build_acronyms(corpus: Path, out: Path = ACRONYMS_OUT) -> None:
 
     counts: dict[str, Counter[tuple[str, ...]]] = defaultdict(Counter)
     forms: dict[tuple[str, tuple[str, ...]], Counter[str]] = defaultdict(Counter)
-    as_word: Counter[str] = Counter()  # lower-case words ("log", "map", "node"): a paper writing them names no acronym
+    # Lower-case words by the concept they read as ("log", "map", "harnessing" -> "har"): a paper writing them names
+    # no acronym, but coverage reads concepts, so "HAR" (human activity recognition) would cover "harness".
+    as_word: Counter[str] = Counter()
     as_acronym: Counter[str] = Counter()
+    word_concept: dict[str, str | None] = {}
     for title, abstract in _texts(corpus):
         text = f"{title}. {abstract}"
         for acr, expansion in acronym_definitions(text):
@@ -233,7 +236,10 @@ def build_acronyms(corpus: Path, out: Path = ACRONYMS_OUT) -> None:
                 forms[(key, exp)][expansion.lower()] += 1
         for w in _WORD.findall(text):
             if w.islower():
-                as_word[w[:-1] if w.endswith("s") and len(w) > 3 else w] += 1
+                if w not in word_concept:
+                    word_concept[w] = acronym_concept(w)
+                if c := word_concept[w]:
+                    as_word[c] += 1
             elif written_as_acronym(w) and (c := acronym_concept(w)):
                 as_acronym[c] += 1
     table, surface = {}, {}

@@ -215,11 +215,14 @@ def asked_first(q: Question, sentences: Sequence[str], rows: Sequence[int], titl
 
 # "What is NestQuant?", "Summarize the GAPrompt paper", "What is the main contribution of
 # Oracle-MoE?": what the paper is, not its best number. The request, then what is left of it.
-# How briefly ("Summarize NestQuant in one sentence.", "Describe Oracle-MoE briefly.") is no part of what is asked about.
-_DEFINE = re.compile(r"^\s*(?:(?:briefly|quickly|please)\s+)?(?:what\s+(?:is|are|does)|what'?s|summari[sz]e|describe|explain|"
-                     r"tell\s+me\s+about|give\s+(?:me\s+)?an?\s+(?:(?:short|brief|quick)\s+)?(?:overview|summary)\s+of)\s+(.*?)"
-                     r"(?:\s+(?:in\s+(?:one|a|two|three|a\s+few|few|simple|plain)\s+(?:sentences?|lines?|words?|paragraphs?|terms)"
-                     r"|briefly|in\s+brief|for\s+me|quickly))?[\s?.!]*$", re.I)
+_DEFINE = re.compile(r"^\s*(?:what\s+(?:is|are|does)|what'?s|summari[sz]e|describe|explain|tell\s+me\s+about|"
+                     r"give\s+(?:me\s+)?an?\s+(?:overview|summary)\s+of)\s+(.*?)[\s?.!]*$", re.I)
+# Asked for briefly ("Summarize NestQuant in one sentence.", "Describe Oracle-MoE briefly."): how briefly is no part
+# of what is asked about. Requests only: "What is the position in a sentence?" asks about a position.
+_BRIEFLY = re.compile(r"^\s*(?:(?:briefly|quickly|please)\s+)?(?:summari[sz]e|describe|explain|tell\s+me\s+about|"
+                      r"give\s+(?:me\s+)?an?\s+(?:(?:short|brief|quick)\s+)?(?:overview|summary)\s+of)\s+(.*?)(?:\s+(?:in\s+(?:one|a|two|three|"
+                      r"a\s+few|few|simple|plain)\s+(?:sentences?|lines?|words?|paragraphs?|terms)|briefly|in\s+brief|for\s+me|"
+                      r"quickly))?[\s?.!]*$", re.I)
 _CONTRIBUTION = re.compile(r"^(?:the\s+)?(?:main\s+|key\s+|core\s+)?(?:idea|contribution|point|gist)s?\s+of\s+", re.I)
 _REQUEST = re.compile(r"^\s*(?:compare|contrast|summari[sz]e|describe|explain|tell\s+me|list|show)\b", re.I)
 _VERSUS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", re.I)
@@ -237,7 +240,7 @@ _HOW_IT_WORKS = re.compile(r"^\s*(?:how\s+(?:does|do|did)\s+(.*?)\s+(?:work|oper
 def _defined(question: str) -> list[str]:
     """What a "what is it" question asks about (at most two words once the request and words
     such as "the paper" are gone: "NestQuant"), or [] for any other question."""
-    works, m = _HOW_IT_WORKS.match(question), _DEFINE.match(question)
+    works, m = _HOW_IT_WORKS.match(question), _BRIEFLY.match(question) or _DEFINE.match(question)
     asked = (works.group(1) or works.group(2)) if works else _CONTRIBUTION.sub("", m.group(1)) if m else ""
     left = [w for w in re.findall(r"[\w-]+", asked) if w.lower() not in _FILLER]
     return left if len(left) <= 2 else []

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 # The library in a question's words, and what may end a question about it ("... in the library?").
-_LIB = r"(?:the\s+|this\s+|these\s+|my\s+|our\s+|your\s+)?(?:library|corpus|collection|list|dataset|database|index)"
+_LIB = r"(?:the\s+|this\s+|these\s+|my\s+|our\s+|your\s+)?(?:library|corpus|collection|list)"
 _PAPERS = r"(?:papers|abstracts|articles|works|publications|entries|documents)"
 _THE_PAPERS = rf"(?:(?:the|these|all(?:\s+the|\s+these)?|its|my|our)\s+)?{_PAPERS}"
 _END = (rf"(?:\s+(?:in|of|across|among|within|from)\s+(?:{_LIB}|{_THE_PAPERS}))?"
@@ -39,7 +39,7 @@ def _either(*alternatives: str) -> re.Pattern[str]:
 
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("count", _either(
-        rf"^\s*how\s+many\s+{_PAPERS}\s+(?:are|is|does|do|have\s+been|were|got)\s+(?:there|in\s+{_LIB}"
+        rf"^\s*how\s+many\s+{_PAPERS}\s+(?:are|is|does|do|have\s+been|were|got)\s+(?:there|in\s+total|in\s+{_LIB}"
         rf"|{_LIB}\s+(?:hold|contain|have|has|cover)s?|(?:you|we|I)\s+have|(?:being\s+)?(?:ingested|indexed|loaded|stored))"
         rf"(?:\s+(?:in\s+{_LIB}|in\s+total|overall|altogether))?{_END}",
         # "How many papers are from 2025?" once "from 2025" is read as a filter
@@ -54,6 +54,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"^\s*what\s+(?:is|are)\s+the\s+(?:publication\s+)?(?:years?|time|date)\s*(?:range|span|coverage|distribution)"
         rf"(?:\s+of\s+{_THE_PAPERS})?{_END}",
         rf"^\s*when\s+were\s+{_THE_PAPERS}\s+published{_END}",
+        rf"^\s*(?:which|what)\s+years?\s+(?:has|have|had|saw)\s+the\s+most\s+{_PAPERS}{_END}",
         rf"^\s*{_ZH_LIB}(?:论文|文章)(?:都|主要)?(?:来自|覆盖|发表于|是)?(?:在)?(?:哪些|哪几|哪一?|什么)年(?:份)?(?:发表|出版)?的?{_ZH_END}",
         rf"^\s*{_ZH_LIB}(?:论文|文章)的?(?:发表)?年份(?:范围|分布)?(?:是什么|有哪些|如何)?{_ZH_END}")),
     ("venues", _either(
@@ -61,6 +62,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         rf"|included|in\s+{_LIB})|(?:{_THE_PAPERS}|{_LIB})\s+(?:come\s+from|cover|include|span)){_END}",
         r"^\s*(?:what|which)\s+(?:venues|conferences|journals)\s+are\s*[?.!]*\s*$",  # "... in the library" read as the scope
         rf"^\s*where\s+were\s+{_THE_PAPERS}\s+published{_END}",
+        rf"^\s*(?:which|what)\s+(?:venues?|conferences?|journals?)\s+(?:has|have|had)\s+the\s+most\s+{_PAPERS}{_END}",
         rf"^\s*{_ZH_LIB}(?:论文|文章)(?:都|主要)?(?:来自|发表于|发表在)(?:哪些|哪个|什么)(?:会议|期刊|刊物){_ZH_END}")),
     ("prolific", _either(
         r"^\s*(?:which|what)\s+(?:authors?|researchers?|people)\s+(?:have|has|wrote|authored|appears?|are|is|published"
@@ -72,6 +74,10 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"^\s*(?:who\s+are|which\s+are|list|show(?:\s+me)?)\s+the\s+(?:most\s+(?:prolific|frequent|common)|top)\s+"
         rf"(?:authors|researchers){_END}",
         rf"^\s*(?:most\s+prolific|top)\s+authors{_END}",
+        rf"^\s*how\s+many\s+(?:authors|researchers|people)\s+(?:are\s+there|(?:does|do)\s+{_LIB}\s+(?:have|list|hold))?{_END}",
+        rf"^\s*(?:who\s+is|which\s+is)\s+the\s+most\s+(?:prolific|frequent)\s+(?:author|researcher){_END}"
+        rf"|^\s*(?:which|what)\s+(?:author|researcher)\s+(?:has\s+)?(?:written|authored|published|wrote|has)\s+the\s+most"
+        rf"(?:\s+{_PAPERS})?{_END}|^\s*(?:which|what)\s+authors?\s+recurs?{_END}",
         rf"^\s*(?:哪些|哪位|哪个)(?:作者|研究者|学者)(?:有|发表了?|写了?)?(?:多篇|不止一篇|两篇以上|最多)(?:的)?(?:论文)?{_ZH_END}",
         rf"^\s*谁(?:的论文最多|发表的论文最多|写的论文最多|写了最多的?论文|发表了最多的?论文){_ZH_END}")),
     ("most_authors", _either(
@@ -100,19 +106,33 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 # Affiliations: "Which papers come from Google?", "Which papers are by researchers at MIT?", "... affiliated with
-# Stanford?" (a capitalised name: "Which papers come from industry?" too); "Which universities are represented?".
-# Venues, years and authors named so are filters (`text.scope`), read before this.
-_NAME = r"(?P<name>(?:the\s+)?[A-Z][\w&.'-]*(?:\s+(?:of\s+)?[A-Z][\w&.'-]*){0,4}|industry|academia)"
-_AFFILIATED = re.compile(
-    r"^\s*(?i:(?:which|what|any|list|show(?:\s+me)?)\s+(?:the\s+)?(?:papers?|works?|articles?|publications?)\s+"
-    r"(?:(?:are|is|come|comes|came)\s+from|(?:are|were|is|was)\s+(?:written|authored|produced|published)\s+"
-    r"(?:by\s+(?:people|researchers|authors|teams?)\s+)?(?:at|from|by)|(?:are|is)\s+by\s+(?:people|researchers|authors|"
-    r"teams?|groups?)\s+(?:at|from)|(?:are|is)\s+affiliated\s+with|(?:have|has)\s+(?:authors?|researchers?)\s+(?:from|at)))"
-    rf"\s+{_NAME}(?i:{_END})"
-    r"|^\s*(?i:(?:which|what)\s+(?:institutions|universities|labs|laboratories|companies|organi[sz]ations|affiliations|countries)"
-    r"\s+(?:are|do|does|is)\b[^?]*[?.!]*\s*$)"
-    r"|^\s*(?:哪些|哪篇)(?:论文|文章)(?:来自|出自)(?P<zh>[^？?。]+?)(?:的)?(?:团队|研究者|作者|实验室)?[？?。]*\s*$"
-    r"|(?:作者|论文)(?:来自|都来自)哪些(?:机构|大学|单位|公司|国家)")
+# Stanford?"; "Which universities are represented?". Venues, years and authors named so are filters (`text.scope`),
+# read before this. "by researchers at X", "affiliated with X", "with authors from X" say an affiliation of any
+# capitalised name; "come from X" / "written by X" only of an organisation: its name says so ("University of
+# Toronto", "Google Research") or it is a well-known one. "Which papers come from Reinforcement Learning / NLP /
+# ImageNet?", "... written by GPT-4?" are topic questions.
+_NAME = r"(?P<name>(?:the\s+)?[A-Z][\w&.'-]*(?:\s+(?:of\s+|at\s+)?[A-Z][\w&.'-]*){0,4})"
+_WHICH_PAPERS = r"^\s*(?i:(?:which|what|any|list|show(?:\s+me)?)\s+(?:the\s+)?(?:papers?|works?|articles?|publications?)\s+"
+_AFFILIATED = re.compile(_WHICH_PAPERS + r"(?:(?:(?:are|is|were|was)\s+(?:written\s+|authored\s+)?by|(?:have|has)|come\s+from"
+                         r"|(?:are|is)\s+from)\s+(?:people|researchers|authors|teams?|groups?|scientists)\s+(?:at|from)"
+                         r"|(?:are|is)\s+affiliated\s+with|(?:have|has)\s+(?:authors?|researchers?)\s+(?:from|at)))"
+                         rf"\s+{_NAME}(?i:{_END})")
+_FROM_ORG = re.compile(
+    _WHICH_PAPERS + r"(?:(?:are|is|come|comes|came)\s+from|(?:are|were|is|was)\s+(?:written|authored|produced|published)\s+"
+    rf"(?:at|by)))\s+{_NAME}(?i:{_END})")
+_ORG_WORD = re.compile(r"\b(?:University|Universit[äéy]|Institute|Institut|Lab|Labs|Laboratory|Laboratories|Research|College|"
+                       r"School|Academy|Center|Centre|Inc|Corp|Corporation|Company|Foundation|Hospital|Polytechnic)\b")
+_KNOWN_ORGS = frozenset("""google deepmind meta facebook microsoft openai anthropic amazon apple nvidia ibm intel baidu
+alibaba tencent huawei bytedance samsung sony adobe salesforce uber mit cmu stanford berkeley harvard princeton yale
+caltech oxford cambridge eth epfl tsinghua peking toronto mila inria kaist""".split())
+_WHICH_ORGS = re.compile(
+    r"^\s*(?:which|what)\s+(?:institutions|universities|labs|laboratories|companies|organi[sz]ations|affiliations|countries)"
+    rf"\s+(?:are|is)\s+(?:represented|listed|included|behind\s+{_THE_PAPERS}){_END}"
+    r"|^\s*(?:which|what)\s+(?:institutions|universities|labs|companies|organi[sz]ations|countries)\s+(?:do|does)\s+"
+    rf"(?:the\s+)?(?:authors|researchers|{_PAPERS})\s+(?:come\s+from|belong\s+to|work\s+(?:at|for)){_END}"
+    rf"|^\s*what\s+are\s+the\s+authors['\u2019]?\s+(?:affiliations|institutions){_END}", re.I)
+_ZH_AFFILIATED = re.compile(r"^\s*(?:哪些|哪篇)(?:论文|文章)(?:来自|出自)(?P<zh>[^？?。]+?)(?:的)?(?:团队|研究者|作者|实验室)?"
+                            r"[？?。]*\s*$|(?:作者|论文)(?:来自|都来自)哪些(?:机构|大学|单位|公司|国家)")
 _NOT_A_NAME = frozenset({"the", "these", "this", "which", "what", "those", "them", "it"})
 
 
@@ -127,12 +147,14 @@ def asks_fact(question: str) -> Fact | None:
     for kind, pattern in _KINDS:
         if pattern.search(question):
             return Fact(kind)
-    m = _AFFILIATED.search(question)
+    if _WHICH_ORGS.search(question):
+        return Fact("affiliations")
+    m = _AFFILIATED.search(question) or _FROM_ORG.search(question) or _ZH_AFFILIATED.search(question)
     if m is None:
         return None
-    name = (m.groupdict().get("name") or m.groupdict().get("zh") or "").strip()
-    name = re.sub(r"^the\s+", "", name)
-    if name.lower() in _NOT_A_NAME:
+    name = re.sub(r"^the\s+", "", (m.groupdict().get("name") or m.groupdict().get("zh") or "").strip())
+    if name.lower() in _NOT_A_NAME or m.re is _FROM_ORG and not (
+            _ORG_WORD.search(name) or name.lower() in _KNOWN_ORGS or name.split()[0].lower() in _KNOWN_ORGS):
         return None
     return Fact("affiliations", name)
 
@@ -211,34 +233,40 @@ def fact_text(fact: Fact, records: Sequence[Record], titles: dict[str, str], zh:
     n = len(records)
     where = f" {within}" if within else ""
     if fact.kind in ("count", "years", "venues"):
-        venues = Counter(r.venue or "(no venue)" for r in records)
+        venues = Counter(r.venue or ("未注明" if zh else "no venue given") for r in records)
         years, undated = _years(records)
         span = (next(iter(years)) if len(years) == 1 else f"{next(iter(years))}\u2013{list(years)[-1]}") if years else ""
+        busiest = max(years.items(), key=lambda kv: (kv[1], kv[0])) if len(years) > 1 else None
         if zh:
-            parts = {"count": f"库中{within}共有 {n:,} 篇论文。",
-                     "years": f"库中{within}的 {n:,} 篇论文发表于 {span or '（无年份）'}："
-                              f"{_counted(years, MAX_YEARS, True, True)}。",
-                     "venues": f"库中{within}的 {n:,} 篇论文来自 {len(venues):,} 个会议/期刊：{_counted(venues, 12, True)}。"}
-            text = parts[fact.kind]
+            no_year = f"（{undated:,} 篇未注明年份）" if undated else ""
             if fact.kind == "count":
-                text += f"按会议：{_counted(venues, MAX_SHOWN, True)}" + (f"；发表于 {span}。" if span else "。")
-            return text
+                return (f"库中{within}共有 {n:,} 篇论文。按会议：{_counted(venues, MAX_SHOWN, True)}"
+                        + (f"；发表于 {span}。" if span else "。"))
+            if fact.kind == "years":
+                if not years:
+                    return f"库中{within}的 {n:,} 篇论文都没有注明年份。"
+                return (f"库中{within}的 {n:,} 篇论文发表于 {span}：{_counted(years, MAX_YEARS, True, True)}{no_year}。"
+                        + (f"最多的一年：{busiest[0]}（{busiest[1]:,} 篇）。" if busiest else ""))
+            return f"库中{within}的 {n:,} 篇论文来自 {len(venues):,} 个会议/期刊：{_counted(venues, 12, True)}。"
+        were, come = ("was", "comes") if n == 1 else ("were", "come")
         if fact.kind == "count":
             text = f"The library holds {_n(n, 'paper')}{where}. By venue: {_counted(venues, MAX_SHOWN)}."
             return text + (f" Published {'in ' + span if len(years) == 1 else span}." if span else "")
         if fact.kind == "years":
+            if not years:
+                return f"None of the library's {_n(n, 'paper')}{where} records a year."
             listed = _counted(years, MAX_YEARS, in_order=True)
-            text = (f"The library's {_n(n, 'paper')}{where} were published in {span}: {listed}." if years
-                    else f"None of the library's {_n(n, 'paper')}{where} records a year.")
-            return text + (f" {_n(undated, 'paper')} record no year." if years and undated else "")
-        return f"The library's {_n(n, 'paper')}{where} come from {_n(len(venues), 'venue')}: {_counted(venues, 12)}."
+            text = f"The library's {_n(n, 'paper')}{where} {were} published in {span}: {listed}."
+            text += f" Most: {busiest[0]} ({busiest[1]:,})." if busiest else ""
+            return text + (f" {_n(undated, 'paper')} record{'s' if undated == 1 else ''} no year." if undated else "")
+        return f"The library's {_n(n, 'paper')}{where} {come} from {_n(len(venues), 'venue')}: {_counted(venues, 12)}."
     if fact.kind == "prolific":
         many = prolific(records)
         people = len({author_key(a) for r in records for a in r.authors if a.strip()})
         if not many:
-            return (f"库中{within}的 {n:,} 篇论文没有共同作者：{people:,} 位作者每人只有一篇。" if zh else
-                    f"No author is on more than one of the library's {_n(n, 'paper')}{where}: each of its "
-                    f"{_n(people, 'author')} is on one.")
+            return (f"库中{within}的 {n:,} 篇论文中，没有作者出现在多篇论文里：{people:,} 位作者每人只有一篇。" if zh else
+                    f"No author is on more than one of the library's {_n(n, 'paper')}{where}: "
+                    + ("its one author is on one." if people == 1 else f"each of its {people:,} authors is on one."))
         shown = ", ".join(f"{a} ({len(ids)})" for a, ids in many[:MAX_AUTHORS_SHOWN])
         more = len(many) - MAX_AUTHORS_SHOWN
         if zh:
@@ -246,7 +274,8 @@ def fact_text(fact: Fact, records: Sequence[Record], titles: dict[str, str], zh:
                     + (f"，另有 {more:,} 位" if more > 0 else "") + "。他们的论文（每人依次列出）：")
         return (f"Of the {_n(people, 'author')} of the library's {_n(n, 'paper')}{where}, {len(many):,} "
                 f"{'is' if len(many) == 1 else 'are'} on more than one paper: {shown}"
-                + (f", and {more:,} more" if more > 0 else "") + ". Their papers, taking each author in turn:")
+                + (f", and {more:,} more" if more > 0 else "")
+                + (". Their papers:" if len(many) == 1 else ". Their papers, taking each author in turn:"))
     if fact.kind in ("most_authors", "fewest_authors", "single_author"):
         size, ids = extreme_authors(records, fact.kind != "most_authors")
         if not ids:
@@ -279,18 +308,24 @@ def affiliation_text(name: str, found: int, zh: bool = False) -> str:
     return NOT_RECORDED + f" {_n(found, 'paper')} {says} \u201c{name}\u201d in {whose} title or abstract:"
 
 
-def not_using_text(total: int, dropped: int, thing: str, zh: bool = False) -> str:
-    """Said before the papers of a library of `total` that do not use `thing` ("Which papers are not about
-    LLMs?"), `dropped` of them left out because they do; when none or all do, what the abstracts say instead."""
+def not_using_text(total: int, dropped: int, thing: str, zh: bool = False, about: bool = False) -> str:
+    """Said before the papers of a library of `total` that do not mention `thing` ("Which papers are not about
+    LLMs?"), `dropped` of them left out because they do; when none do, all are listed for "not about X"
+    (`about`), and for "don't use X" the abstracts cannot tell; when all do, none is listed."""
     if zh:
-        if not dropped or dropped == total:
-            return f"库中 {total:,} 篇论文{'都没有' if not dropped else '都'}在标题或摘要中写到“{thing}”，无法据此区分。"
-        return f"库中 {total:,} 篇论文里，有 {total - dropped:,} 篇没有用到“{thing}”（已排除用到它的 {dropped:,} 篇）："
-    if not dropped:  # "Which papers don't use deep learning?" where no abstract says "deep learning": no list is honest
-        return (f"None of the library's {_n(total, 'paper')} writes \u201c{thing}\u201d in its title or abstract, so "
-                "the abstracts do not tell which papers do without it.")
+        if dropped == total:
+            return f"库中 {total:,} 篇论文都在标题或摘要中写到“{thing}”。"
+        if not dropped:
+            return (f"库中 {total:,} 篇论文都没有在标题或摘要中写到“{thing}”" +
+                    ("，全部列出：" if about else "，无法据此判断哪些论文不用它。"))
+        return f"库中 {total:,} 篇论文里，有 {total - dropped:,} 篇没有写到“{thing}”（已排除写到它的 {dropped:,} 篇）："
     if dropped == total:
-        return f"All of the library's {_n(total, 'paper')} use \u201c{thing}\u201d in their title or abstract."
+        return f"All of the library's {_n(total, 'paper')} mention \u201c{thing}\u201d in their title, keywords or abstract."
+    if not dropped:
+        said = f"None of the library's {_n(total, 'paper')} mentions \u201c{thing}\u201d in its title, keywords or abstract"
+        # "don't use deep learning" where no abstract says "deep learning": listing them all would claim they do without it
+        return said + (", so none is about it; all are listed:" if about else
+                       ", so the abstracts do not tell which papers do without it.")
     kept, left = total - dropped, "1 that does is" if dropped == 1 else f"{dropped:,} that do are"
-    return (f"Of the library's {_n(total, 'paper')}, {kept:,} {'does' if kept == 1 else 'do'} not use \u201c{thing}\u201d in "
-            f"{'its' if kept == 1 else 'their'} title or abstract ({left} left out):")
+    return (f"Of the library's {_n(total, 'paper')}, {kept:,} {'does' if kept == 1 else 'do'} not mention \u201c{thing}\u201d "
+            f"in {'its' if kept == 1 else 'their'} title, keywords or abstract ({left} left out):")
