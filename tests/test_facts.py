@@ -202,6 +202,7 @@ def test_a_count_within_a_venue_or_author_is_answered_in_both_modes(small):
     assert small.ask("How many papers are by Jane Doe?").text.startswith("The library holds 3 papers by Jane Doe.")
     assert small.ask("How many papers are published since 2022?").text.startswith("The library holds 4 papers from 2022 on.")
     assert small.ask("ICML 2019 有多少篇论文？").text.startswith("库中（ICML，2019 年）共有 1 篇论文。")
+    assert small.ask("ICML 有多少篇论文？").text.startswith("库中（ICML）共有 4 篇论文。")  # the venue with no year too
 
 
 def test_chinese_answers_say_what_the_records_say(seeded):

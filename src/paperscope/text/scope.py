@@ -60,7 +60,9 @@ _PAPERS = re.compile(r"\s+(?:papers?|work|works|publications?|articles?)\b", re.
 # "发表在CVPR上的论文", "CVPR上的工作", "在 ICML 发表的": a venue in a Chinese question for papers.
 _ZH_AT = re.compile(r"(?:发表|收录)?[在于]\s*$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_ZH_AFTER = re.compile(r"\s*(?:[上中](?:发表|收录)?的?|(?:发表|收录)的?|的(?=论文|文章|工作|研究))")
+# ... and "ICML 论文有哪些？", "ICML 有多少篇论文？": the venue right before its papers (or their count).
+_ZH_AFTER = re.compile(r"\s*(?:[上中](?:发表|收录)?的?|(?:发表|收录)的?|的(?=论文|文章|工作|研究)"
+                       r"|(?=(?:有多少篇?|一共有|总共有|共有)?(?:论文|文章)))")
 # What may follow a one-word author name: a preposition, a conjunction, punctuation or the end.
 _ENDS_NAME = re.compile(r"\s*(?:$|[?.!,;:()]|(?:on|about|in|at|from|and|or|with|that|which|who|regarding|since|during)\b)")
 # Prepositions left dangling once the scope's words are gone ("papers at  on MoE").
