@@ -8,7 +8,7 @@ without them and the filters they name.
 
 What counts, conservatively (a topic word must not become a filter):
 - a venue: the name of a venue the library holds, before a year ("ICML 2025"), after "at" /
-  "in" / "from" ("papers at NeurIPS"), or before "papers" ("CVPR papers"); anywhere else it is
+  "in" / "from" ("papers at NeurIPS"), or before "papers" ("CVPR papers", "ICML 有多少篇论文"); anywhere else it is
   a topic word ("Which papers are about AutoML?");
 - a year (1950-2099): after "published in" or "papers from/in/of", next to a venue,
   before "papers"/"work", or written "2025年"; any other year stays in the question ("in the
@@ -19,8 +19,7 @@ What counts, conservatively (a topic word must not become a filter):
   when nothing but a preposition or the end follows ("by Vakili on kernels", not "by Newton iterations").
 - a year range ("since 2020", "after 2019", "from 2020 or later", "before 2015", "between 2018 and 2020")
   where it scopes papers (`_year_range`); relative ranges count from this year ("in the last five years").
-Leaves out: vague ones ("recent", "latest"), several venues or authors at once,
-lower-case names.
+Leaves out: vague ones ("recent", "latest"), several venues or authors at once, lower-case names.
 """
 
 from __future__ import annotations
@@ -57,10 +56,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _IN_LIBRARY = re.compile(r"\s*\b(?:in|of|from)\s+(?:the|this|my|our)\s+(?:library|corpus|collection)\b"
                          r"(?!\s+(?:of|for|with)\b)", re.I)  # not "in the corpus of professional simplifications"
 _PAPERS = re.compile(r"\s+(?:papers?|work|works|publications?|articles?)\b", re.I)
-# "发表在CVPR上的论文", "CVPR上的工作", "在 ICML 发表的": a venue in a Chinese question for papers.
+# "发表在CVPR上的论文", "CVPR上的工作", "在 ICML 发表的", "ICML 有多少篇论文？": a venue in a Chinese question for papers.
 _ZH_AT = re.compile(r"(?:发表|收录)?[在于]\s*$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-# ... and "ICML 论文有哪些？", "ICML 有多少篇论文？": the venue right before its papers (or their count).
 _ZH_AFTER = re.compile(r"\s*(?:[上中](?:发表|收录)?的?|(?:发表|收录)的?|的(?=论文|文章|工作|研究)"
                        r"|(?=(?:有多少篇?|一共有|总共有|共有)?(?:论文|文章)))")
 # What may follow a one-word author name: a preposition, a conjunction, punctuation or the end.
