@@ -208,3 +208,9 @@ def test_a_count_within_a_venue_or_author_is_answered_in_both_modes(small):
 def test_chinese_answers_say_what_the_records_say(seeded):
     text = seeded.ask("哪些作者有多篇论文？").text
     assert "没有作者出现在多篇论文里" in text and "共同作者" not in text  # "no co-authors" was false
+
+
+def test_an_empty_listing_that_says_nothing_is_not_answered_with_silence(small):
+    """Only a records answer (its lead) stands without papers: an empty title listing within filters keeps its heading."""
+    ans = small.ask("Which papers have protein in the title?", filters={"year": 2019})
+    assert ans.text.strip() and not ans.citations

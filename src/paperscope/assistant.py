@@ -291,7 +291,7 @@ class Assistant(Library):
             timings["total_s"] = time.perf_counter() - t0
             yield abstention(plan, timings)
             return
-        if not plan.cited:  # a fact of the records that names no paper ("How many papers are there?")
+        if not plan.cited and plan.lead:  # a fact of the records that names no paper ("How many papers are there?")
             timings["total_s"] = time.perf_counter() - t0
             yield Answer(text="\n\n".join(plan.lead), citations=[], backend="library records", question=plan.question,
                          standalone_question=plan.standalone, notes=plan.notes, timings=timings)
