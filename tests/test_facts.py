@@ -49,6 +49,11 @@ from paperscope.text.facts import Record, asks_fact, extreme_authors, prolific
     ("Which papers come from Microsoft Research?", "affiliations"), ("What institutions do the authors come from?",
                                                                      "affiliations"),
     ("Which papers are affiliated with Stanford University?", "affiliations"),
+    # a second review: a Chinese topic and datasets named after organisations are no affiliations
+    ("哪些论文来自强化学习？", None), ("哪些论文来自清华大学？", "affiliations"), ("哪些论文来自Gemini？", None),
+    ("Which papers come from Microsoft COCO?", None), ("Which papers come from Stanford Dogs?", None),
+    ("Which papers come from Google DeepMind?", "affiliations"), ("哪位作者的论文最多？", "prolific"),
+    ("How many citations does NestQuant have?", "citations"), ("How many times does the model call the verifier?", None),
 ])
 def test_what_asks_about_the_records(question, kind):
     fact = asks_fact(question)
@@ -188,6 +193,8 @@ def test_papers_not_about_llms_over_the_seeds(seeded):
     for c in ans.citations:
         paper = seeded.catalog.papers([c.paper_id])[c.paper_id]
         assert not re.search(r"\bLLMs?\b|large language models?", f"{paper.title} {paper.abstract}", re.I), c.title
+    zh = seeded.find_all("哪些论文不是关于大语言模型的？")  # 不是关于: was read as "blame/fault" and abstained
+    assert {c.paper_id for c in zh.citations} == {c.paper_id for c in ans.citations}
     # A topic besides is the relevance decision's, as before: only LLM papers, none using RL.
     topical = seeded.ask("Which LLM papers do not use reinforcement learning?")
     assert topical.citations and not topical.text.startswith("Of the library's")

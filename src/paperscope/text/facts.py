@@ -79,7 +79,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         rf"|^\s*(?:which|what)\s+(?:author|researcher)\s+(?:has\s+)?(?:written|authored|published|wrote|has)\s+the\s+most"
         rf"(?:\s+{_PAPERS})?{_END}|^\s*(?:which|what)\s+authors?\s+recurs?{_END}",
         rf"^\s*(?:哪些|哪位|哪个)(?:作者|研究者|学者)(?:有|发表了?|写了?)?(?:多篇|不止一篇|两篇以上|最多)(?:的)?(?:论文)?{_ZH_END}",
-        rf"^\s*谁(?:的论文最多|发表的论文最多|写的论文最多|写了最多的?论文|发表了最多的?论文){_ZH_END}")),
+        rf"^\s*谁(?:的论文最多|发表的论文最多|写的论文最多|写了最多的?论文|发表了最多的?论文){_ZH_END}",
+        rf"^\s*(?:哪位|哪个|哪些)(?:作者|研究者|学者)的论文最多{_ZH_END}")),
     ("most_authors", _either(
         r"^\s*(?:which|what)\s+(?:paper|papers|one)\s+(?:has|have)\s+the\s+(?:most|largest\s+number\s+of"
         rf"|highest\s+number\s+of|longest\s+list\s+of|biggest\s+team\s+of)\s+(?:authors|co-?authors){_END}",
@@ -101,6 +102,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"^\s*(?:which|what)\s+(?:paper|papers)\s+(?:has|have)\s+the\s+(?:most|highest\s+number\s+of|largest\s+number\s+of)"
         rf"\s+citations{_END}",
         rf"^\s*(?:what\s+(?:is|are)\s+)?the\s+most[- ]cited\s+(?:paper|papers|work){_END}",
+        r"^\s*how\s+(?:many\s+(?:citations|times)|often)\s+(?:does|did|has|have|is|was)\b[^?]*?\b(?:cited|citations?|have|has|get|got"
+        r"|received?)\s*[?.!]*\s*$",
         rf"^\s*(?:哪篇|哪些)?(?:论文|文章)?(?:被)?引用(?:次数|量)?最(?:多|高)的?(?:论文|文章)?(?:是哪篇|是哪些|有哪些)?{_ZH_END}",
         rf"^\s*被引(?:次数|量)?最(?:多|高)的(?:论文|文章)(?:是哪篇|是哪些|有哪些)?{_ZH_END}")),
 )
@@ -133,6 +136,9 @@ _WHICH_ORGS = re.compile(
     rf"|^\s*what\s+are\s+the\s+authors['\u2019]?\s+(?:affiliations|institutions){_END}", re.I)
 _ZH_AFFILIATED = re.compile(r"^\s*(?:哪些|哪篇)(?:论文|文章)(?:来自|出自)(?P<zh>[^？?。]+?)(?:的)?(?:团队|研究者|作者|实验室)?"
                             r"[？?。]*\s*$|(?:作者|论文)(?:来自|都来自)哪些(?:机构|大学|单位|公司|国家)")
+# An organisation in Chinese: its name says so, or a well-known one ("哪些论文来自强化学习？" is a topic question).
+_ZH_ORG = re.compile(r"(?:大学|学院|研究院|研究所|实验室|研究中心|公司|集团)$|^(?:谷歌|微软|脸书|英伟达|阿里巴巴|阿里|腾讯|"
+                     r"百度|华为|字节跳动|清华|北大|麻省理工|斯坦福|伯克利|牛津|剑桥|苹果|亚马逊|深度思维)")
 _NOT_A_NAME = frozenset({"the", "these", "this", "which", "what", "those", "them", "it"})
 
 
@@ -153,9 +159,11 @@ def asks_fact(question: str) -> Fact | None:
     if m is None:
         return None
     name = re.sub(r"^the\s+", "", (m.groupdict().get("name") or m.groupdict().get("zh") or "").strip())
-    if name.lower() in _NOT_A_NAME or m.re is _FROM_ORG and not (
-            _ORG_WORD.search(name) or name.lower() in _KNOWN_ORGS or name.split()[0].lower() in _KNOWN_ORGS):
-        return None
+    words = name.split()
+    organisation = all(w.lower() in _KNOWN_ORGS for w in words) or len(words) >= 2 and bool(_ORG_WORD.search(name))
+    if name.lower() in _NOT_A_NAME or m.re is _FROM_ORG and not organisation \
+            or m.re is _ZH_AFFILIATED and name and not (organisation if name.isascii() else _ZH_ORG.search(name)):
+        return None  # "Microsoft COCO", "Stanford Dogs" are datasets; "哪些论文来自强化学习？" a topic
     return Fact("affiliations", name)
 
 
