@@ -84,8 +84,7 @@ class Listings:
             return unused
         if filters is None and not asks_for_everything(question):
             return None
-        _, analysis, _ = self.gather.crosslingual.query(question, snapshot, 1)
-        if self.gather.relevance.analyze(analysis, snapshot).groups and not asks_about_library(question):
+        if self._names_topic(question, snapshot) and not asks_about_library(question):
             return None
         return self.in_scope(question, snapshot, filters)
 
@@ -152,8 +151,7 @@ class Listings:
             if own or titled or saying:
                 quotes[pid] = own[0] if own else own_work(p) if titled else saying[0]
         ids = [pid for pid in found if pid in quotes]
-        if ids and self.gather.relevance.analyze(self.gather.crosslingual.query(asked.question, snapshot, 1)[1],
-                                                 snapshot).groups:  # a topic besides: those on it
+        if ids and self._names_topic(asked.question, snapshot):  # a topic besides: those on it
             on = self.gather.scored(asked.question, snapshot, filters, restrict=set(ids))
             cited = {ev.paper.paper_id for ev in self.gather.relevance.decide(on, snapshot, None, every=True).cited}
             ids = [pid for pid in ids if pid in cited]
@@ -170,12 +168,10 @@ class Listings:
         if cut is None or re.search(r"\b(?:but|and)\s+not\b", question, re.I) or _COMPARED.search(cut.thing) \
                 or not _BARE_REQUEST.match(cut.question):  # "X but not Y" names X; "What if we do not use LoRA?"
             return None
-        relevance = self.gather.relevance
-        rest = relevance.analyze(self.gather.crosslingual.query(cut.question, snapshot, 1)[1], snapshot)
-        if rest.groups or not relevance.analyze(cut.english, snapshot).groups:
+        if self._names_topic(cut.question, snapshot) or not self._names_topic(cut.english, snapshot):
             return None  # a topic besides ("LLM papers that do not use RL") is the relevance decision's; no thing: none
         everything = self.in_scope(question, snapshot, filters)
-        kept, dropped = relevance.without(everything, cut.english, snapshot)
+        kept, dropped = self.gather.relevance.without(everything, cut.english, snapshot)
         about = bool(_ABOUT.search(question))  # "not about X": a paper that never writes X is not about it
         kept.lead = [not_using_text(len(everything.evidence), dropped, cut.thing, has_cjk(question), about)]
         if not dropped and not about:  # "Which papers don't use X?" and no paper writes X: the abstracts cannot tell
@@ -189,10 +185,9 @@ class Listings:
         what each does; None for any other question or a library whose titles share no theme."""
         if not asks_overview(question):
             return None
-        f = Filters.of(filters) or Filters()
+        f, admitted = self._admitted(snapshot, filters)
         if (snapshot.generation, f) not in self._themes:
-            ids = sorted(self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys())
-            papers = self.gather.catalog.papers(ids)
+            papers = self.gather.catalog.papers(sorted(admitted))
             titles = {pid: p.display_title for pid, p in papers.items()}
             found = themes(titles, lambda stems: library_idf(stems, snapshot.stem_df, len(snapshot)))
             self._themes = {(snapshot.generation, f): (found, papers)}  # the latest only: memory stays bounded
@@ -215,18 +210,17 @@ class Listings:
         if fact is None:
             return None
         zh = has_cjk(question)
-        if fact.kind == "affiliations" and fact.name.lower() in self.gather.catalog.venue_names() | KNOWN_VENUES:
-            return None  # a venue the scope reading did not take ("Which papers are from NeurIPS?")
         if fact.kind == "affiliations":
+            if fact.name.lower() in self.gather.catalog.venue_names() | KNOWN_VENUES:
+                return None  # a venue the scope reading did not take ("Which papers are from NeurIPS?")
             # An English name in a Chinese question ("哪些论文来自Gemini？") is looked for too; 谷歌 is in no abstract.
             named = self.mentioning(fact.name, "", question, snapshot, filters) if fact.name and not has_cjk(fact.name) else None
             found = named.evidence if named is not None else []
             return affiliation_text(fact.name, len(found), zh), found, bool(found)
         if fact.kind == "citations":
             return fact_text(fact, [], {}, zh), [], False
-        f = Filters.of(filters) or Filters()
-        ids = sorted(self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys())
-        records = [Record(*r) for r in self.gather.catalog.records(ids)]
+        f, admitted = self._admitted(snapshot, filters)
+        records = [Record(*r) for r in self.gather.catalog.records(sorted(admitted))]
         named_ids: list[str] = []
         if fact.kind == "prolific":  # the top authors' papers, one of each in turn: the first lines show many of them
             for some in zip_longest(*(papers for _, papers in prolific(records)[:MAX_AUTHORS_SHOWN])):
@@ -286,11 +280,19 @@ class Listings:
         first sentence that says what the paper does ("We propose ...", "This paper ..."; else its
         first sentence): for a question that asks for papers by venue, year or author and names no
         topic, or by words in their titles."""
-        f = Filters.of(filters) or Filters()
-        admitted = self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys()
+        admitted = self._admitted(snapshot, filters)[1]
         ids = sorted(admitted if among is None else admitted & among)
         papers = sorted(self.gather.catalog.papers(ids).values(), key=lambda p: (-(p.year or 0), p.display_title.lower()))
         return self._preset(question, snapshot, [Evidence(i, p, 1.0, [(own_work(p), 1.0)]) for i, p in enumerate(papers, 1)])
+
+    def _admitted(self, snapshot: Bm25Snapshot, filters: FilterArg) -> tuple[Filters, set[str]]:
+        """The filters (empty ones when none) and the ids of this question's library's papers they admit."""
+        f = Filters.of(filters) or Filters()
+        return f, self.gather.catalog.allowed(f.venue, f.year, f.author, f.years) & snapshot.positions.keys()
+
+    def _names_topic(self, text: str, snapshot: Bm25Snapshot) -> bool:
+        """Whether `text` (any language) names a topic: its analysis keeps a topical group of words."""
+        return bool(self.gather.relevance.analyze(self.gather.crosslingual.query(text, snapshot, 1)[1], snapshot).groups)
 
     def _preset(self, question: str, snapshot: Bm25Snapshot, evidence: list[Evidence]) -> Scored:
         """`evidence` listed as it is, with its quotes chosen (`Scored.preset`), under the analysed question."""

@@ -203,13 +203,14 @@ def author_key(name: str) -> str:
 def prolific(records: Sequence[Record]) -> list[tuple[str, list[str]]]:
     """(author as first written, their paper ids) for each author on two or more papers, most papers first."""
     papers: dict[str, list[str]] = {}
-    written: dict[str, str] = {}
-    for r in records:
-        for a in dict.fromkeys(author_key(a) for a in r.authors if a.strip()):
-            papers.setdefault(a, []).append(r.paper_id)
+    written: dict[str, str] = {}  # each author as first written
     for r in records:
         for a in r.authors:
-            written.setdefault(author_key(a), " ".join(a.split()))
+            if a.strip():
+                key = author_key(a)
+                written.setdefault(key, " ".join(a.split()))
+                if papers.setdefault(key, [])[-1:] != [r.paper_id]:  # one paper once, however often it lists them
+                    papers[key].append(r.paper_id)
     many = [(written[a], ids) for a, ids in papers.items() if len(ids) >= 2]
     return sorted(many, key=lambda x: (-len(x[1]), x[0].casefold()))
 
