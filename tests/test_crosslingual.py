@@ -387,6 +387,27 @@ def test_words_cedict_lacks_are_read_off_the_glossary_terms_that_contain_them():
     assert derive_morphemes(terms) == {"单目": "monocular"}  # 相机 is CC-CEDICT's "camera"; 配准 is a benchmark word
 
 
+def test_everyday_words_get_the_research_sense_the_glossary_terms_give_them():
+    """分割 is CC-CEDICT's "cut up / break up", 追踪 "follow a trail": a compound the glossary lacks
+    (肿瘤分割, 目标追踪) was glossed "tumor" + "cut up", and segmentation papers did not cover it.
+    图像分割, 实例分割, 动作分割 ... say it is "segmentation": that sense comes first now. One term
+    family (a single other half) is not enough, nor a word of a benchmark topic."""
+    from paperscope.bench.zh_glossary import derive_senses
+    from paperscope.text.zh import gloss_words, glosses
+
+    assert glosses("分割")[0] == "segmentation" and "cut up" in glosses("分割")
+    assert gloss_words("肿瘤分割")[1][0] == "segmentation" and gloss_words("目标追踪")[1][0] == "tracking"
+    # The hand-written GLOSSARY's terms take part too (图像分割, 语义分割, 图像分类, 文本分类, 节点分类 ...).
+    assert derive_senses([]) == {"分割": "segmentation", "分类": "classification"}
+    terms = [("pose control", ["姿态控制"]), ("pose tracking", ["姿态跟踪"]),
+             ("pose data", ["姿态数据"]), ("image editing", ["图像编辑"]),
+             ("time warping", ["时间编辑"]), ("time warping method", ["时间编辑"]), ("time warpings", ["时间编辑"]),
+             ("point cloud registration", ["点云配准"]), ("image registration", ["图像配准"]),
+             ("3d registration", ["三维配准"])]
+    # 编辑: three votes, one other half (时间); 配准: not in CC-CEDICT (a morpheme), and a benchmark word.
+    assert derive_senses(terms) == {"分割": "segmentation", "分类": "classification", "姿态": "pose"}
+
+
 def test_glossary_build_keeps_whole_chinese_terms_and_leaves_out_labels_and_benchmark_words(tmp_path):
     from paperscope.bench.zh_glossary import build
 
@@ -403,7 +424,7 @@ def test_glossary_build_keeps_whole_chinese_terms_and_leaves_out_labels_and_benc
     counts = build([src], out)
     assert json.loads(out.read_text(encoding="utf-8"))["terms"] == [
         ["force torque", ["力矩"]], ["locomotion", ["行走"]], ["mirror descent", ["镜像下降"]]]
-    assert counts == {"phrases": 3, "terms": 3, "dropped": 6, "morphemes": 0}
+    assert counts == {"phrases": 3, "terms": 3, "dropped": 6, "morphemes": 0, "senses": 2}  # GLOSSARY's 分割, 分类
 
 
 def test_a_phrase_the_dictionary_and_the_library_agree_on_is_one_concept(tmp_path):

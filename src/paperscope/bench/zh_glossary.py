@@ -3,6 +3,7 @@ which English phrases it covers, and how the hand-written terms become the shipp
 
     python -m paperscope.bench.zh_glossary phrases OUT.txt [--titles 12 --keywords 4]  # the phrases to translate
     python -m paperscope.bench.zh_glossary build IN.jsonl... [--out FILE]
+    python -m paperscope.bench.zh_glossary derive [--out FILE]  # morphemes and senses only, from the shipped terms
 
 `phrases`: 2-3-word phrases in >= 12 titles of the 85,864-abstract corpus (`title_topics`:
 a phrase covered by a longer one in >= 80% of its titles is dropped) and author keywords
@@ -98,16 +99,7 @@ def build(inputs: list[Path], out: Path = GLOSSARY_FILE) -> dict[str, int]:
             if keep:
                 terms.append((str(row["en"]), keep))
     terms.sort()
-    morphemes = derive_morphemes(terms)
-    about = ("English research phrase -> Simplified Chinese terms; written by hand for the corpus's "
-             "frequent title phrases and author keywords (paperscope.bench.zh_glossary).")
-    rows = ",\n".join(json.dumps(list(r), ensure_ascii=False) for r in terms)
-    # One phrase per line, so a change to the glossary reads as a line diff.
-    parts = ",\n".join(json.dumps(list(m), ensure_ascii=False) for m in sorted(morphemes.items()))
-    out.write_text(f'{{"about": {json.dumps(about)}, "terms": [\n{rows}\n],\n"morphemes": [\n{parts}\n]}}\n',
-                   encoding="utf-8")
-    return {"phrases": len(terms), "terms": sum(len(zh) for _, zh in terms), "dropped": dropped,
-            "morphemes": len(morphemes)}
+    return {**_write(out, terms), "dropped": dropped}
 
 
 # A two-character word CC-CEDICT lacks (位姿, 单目, 人脸) is glossed by its characters ("position
@@ -116,13 +108,21 @@ def build(inputs: list[Path], out: Path = GLOSSARY_FILE) -> dict[str, int]:
 # so 单目 is "monocular". Kept when one English word explains it in at least MORPHEME_MIN terms
 # and in at least half of those it occurs in.
 MORPHEME_MIN = 2
+# A word CC-CEDICT has only in everyday senses (分割 "cut up", 姿态 "attitude", 时序 "timing") gets
+# its research sense the same way (图像分割 "image segmentation", 实例分割, 动作分割 ...), put before
+# CC-CEDICT's: a compound the glossary lacks (点云分割, 手势姿态) was glossed "point cloud cut up".
+# Stricter, as it adds to a sense CC-CEDICT already gives: SENSE_MIN terms with at least
+# SENSE_PARTNERS different other halves (one term family, 动态时间弯曲 / 时间弯曲, said 弯曲 "warping").
+SENSE_MIN = 3
+SENSE_PARTNERS = 2
 _MORPHEME_WORD = re.compile(r"^[a-z][a-z0-9]*$")
 _FUNCTION_WORDS = frozenset({"and", "or", "of", "to", "for", "in", "on", "the", "a", "an", "with", "by", "from", "as"})
 
 
-def derive_morphemes(terms: list[tuple[str, list[str]]]) -> dict[str, str]:
-    """Two-character Chinese words CC-CEDICT lacks -> their English word, read off the glossary's
-    terms (see MORPHEME_MIN); none is a benchmark word or part of one."""
+def _halves(terms: list[tuple[str, list[str]]]) -> tuple[dict[str, list[str]], dict[str, dict[str, list[str]]]]:
+    """(Chinese term -> its English forms; two-character word -> English word -> the other halves
+    of the terms in which that word explains it, once per sense of the other half that leaves it): a term's
+    English minus what its other half means."""
     from paperscope.text.zh import _cedict
 
     cedict = _cedict()
@@ -132,26 +132,77 @@ def derive_morphemes(terms: list[tuple[str, list[str]]]) -> dict[str, str]:
             english.setdefault(t, []).append(en.lower())
     for t, forms in GLOSSARY.items():
         english.setdefault(t, []).extend(f.lower() for f in forms)
-    votes: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    halves: dict[str, dict[str, list[str]]] = collections.defaultdict(lambda: collections.defaultdict(list))
     for term, forms in english.items():
         if len(term) < 3:
             continue
         for m, rest, first in ((term[:2], term[2:], True), (term[-2:], term[:-2], False)):
-            if m in cedict or m in english or any(m in w for w in BENCHMARK_WORDS):
+            if m in english or any(m in w for w in BENCHMARK_WORDS):
                 continue
             known = english.get(rest) or cedict.get(rest) or []
             for form in forms:
                 for g in (k.lower() for k in known[:6]):
                     if first and form.endswith(" " + g):
-                        votes[m][form[:-len(g)].strip()] += 1
+                        halves[m][form[:-len(g)].strip()].append(rest)
                     elif not first and form.startswith(g + " "):
-                        votes[m][form[len(g):].strip()] += 1
+                        halves[m][form[len(g):].strip()].append(rest)
+    return english, halves
+
+
+def _read_off(said: dict[str, list[str]], least: int, partners: int = 1) -> str | None:
+    """The English word most terms say a word means, when at least `least` of them (with `partners`
+    different other halves) and at least half of all say it."""
+    counts = {w: len(v) for w, v in said.items()}
+    word = max(counts, key=lambda w: (counts[w], w))
+    n = counts[word]
+    if (n >= least and n * 2 >= sum(counts.values()) and len(set(said[word])) >= partners
+            and _MORPHEME_WORD.match(word) and word not in _FUNCTION_WORDS):
+        return word
+    return None
+
+
+def derive_morphemes(terms: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Two-character Chinese words CC-CEDICT lacks -> their English word, read off the glossary's
+    terms (see MORPHEME_MIN); none is a benchmark word or part of one."""
+    from paperscope.text.zh import _cedict
+
+    cedict = _cedict()
+    _, halves = _halves(terms)
+    return {m: w for m, said in halves.items() if m not in cedict and (w := _read_off(said, MORPHEME_MIN))}
+
+
+def derive_senses(terms: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Two-character words CC-CEDICT has without their research sense -> that sense, read off the
+    glossary's terms (see SENSE_MIN); none is a benchmark word or part of one, and none whose stem
+    is already one of CC-CEDICT's senses'."""
+    from paperscope.text.analyzer import terms as stems
+    from paperscope.text.zh import _cedict
+
+    cedict = _cedict()
+    _, halves = _halves(terms)
     out = {}
-    for m, c in votes.items():
-        word, n = c.most_common(1)[0]
-        if n >= MORPHEME_MIN and n * 2 >= sum(c.values()) and _MORPHEME_WORD.match(word) and word not in _FUNCTION_WORDS:
-            out[m] = word
+    for m, said in halves.items():
+        if m in cedict and (w := _read_off(said, SENSE_MIN, SENSE_PARTNERS)):
+            if not set(stems(w)) <= {s for g in cedict[m] for s in stems(g)}:
+                out[m] = w
     return out
+
+
+def _write(out: Path, terms: list[tuple[str, list[str]]]) -> dict[str, int]:
+    """The shipped file: the terms, and the morphemes and senses read off them."""
+    morphemes, senses = derive_morphemes(terms), derive_senses(terms)
+    about = ("English research phrase -> Simplified Chinese terms; written by hand for the corpus's "
+             "frequent title phrases and author keywords (paperscope.bench.zh_glossary).")
+    rows = ",\n".join(json.dumps(list(r), ensure_ascii=False) for r in terms)
+
+    def listed(found: dict[str, str]) -> str:
+        return ",\n".join(json.dumps(list(m), ensure_ascii=False) for m in sorted(found.items()))
+
+    # One phrase per line, so a change to the glossary reads as a line diff.
+    out.write_text(f'{{"about": {json.dumps(about)}, "terms": [\n{rows}\n],\n"morphemes": [\n{listed(morphemes)}\n],\n'
+                   f'"senses": [\n{listed(senses)}\n]}}\n', encoding="utf-8")
+    return {"phrases": len(terms), "terms": sum(len(zh) for _, zh in terms), "morphemes": len(morphemes),
+            "senses": len(senses)}
 
 
 def main() -> None:
@@ -167,11 +218,16 @@ def main() -> None:
     b = sub.add_parser("build")
     b.add_argument("inputs", type=Path, nargs="+")
     b.add_argument("--out", type=Path, default=GLOSSARY_FILE)
+    d = sub.add_parser("derive", help="read the morphemes and senses off the shipped file's terms again")
+    d.add_argument("--out", type=Path, default=GLOSSARY_FILE)
     args = ap.parse_args()
     if args.cmd == "phrases":
         found = phrases(args.corpus or default_corpus(), args.titles, args.keywords)
         args.out.write_text("\n".join(found) + "\n", encoding="utf-8")
         print(len(found), "phrases")
+    elif args.cmd == "derive":
+        shipped = json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))["terms"]
+        print(_write(args.out, [(str(en), list(zh)) for en, zh in shipped]))
     else:
         print(build(args.inputs, args.out))
 

@@ -109,9 +109,12 @@ def corpus_glossary() -> dict[str, list[str]]:
 
 @functools.lru_cache(maxsize=1)
 def morphemes() -> dict[str, list[str]]:
-    """Two-character words CC-CEDICT lacks, read off the glossary's terms (位姿 "pose", 单目 "monocular", 人脸 "face";
-    `paperscope.bench.zh_glossary.derive_morphemes`): by their characters, "position ... beauty disposition"."""
-    return {zh: [en] for zh, en in _glossary_file().get("morphemes", [])}
+    """Two-character words read off the glossary's terms (`bench.zh_glossary.derive_morphemes`, `derive_senses`):
+    those CC-CEDICT lacks (位姿 "pose", not "position ... beauty disposition"), and the research sense first of those
+    it has only in everyday senses (分割 "segmentation" before "cut up": 点云分割 was "point cloud cut up")."""
+    cedict = _cedict()
+    senses = {zh: [en, *cedict[zh]] for zh, en in _glossary_file().get("senses", []) if zh in cedict}
+    return {**{zh: [en] for zh, en in _glossary_file().get("morphemes", [])}, **senses}
 
 
 @functools.lru_cache(maxsize=1)
@@ -122,15 +125,15 @@ def research_terms() -> dict[str, list[str]]:
 
 @functools.lru_cache(maxsize=1)
 def word_table() -> dict[str, list[str]]:
-    """CC-CEDICT with the research terms first and the glossary's morphemes for words it lacks; jieba learns the
-    research terms, so each segments whole."""
+    """CC-CEDICT with the research terms first and the glossary's morphemes (words it lacks, research senses);
+    jieba learns the research terms, so each segments whole."""
     import jieba
 
     jieba.setLogLevel(60)
     terms = research_terms()
     for term in terms:
         jieba.add_word(term, freq=200_000)
-    return {**morphemes(), **_cedict(), **terms}
+    return {**_cedict(), **morphemes(), **terms}
 
 
 _GLOSS_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\bto\b|\bsb\b|\bsth\b|~'s|^(?:classifier for|abbr\.|Taiwan pr).*")
@@ -153,8 +156,7 @@ _ZH_STOP = _METHOD_WORDS | frozenset(
     "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力 "
     "常用 常见 通常 一般 经常 往往".split()
 )
-MAX_GLOSSES = 4
-_ZH_OR = frozenset({"或", "或者", "还是"})
+MAX_GLOSSES, _ZH_OR = 4, frozenset({"或", "或者", "还是"})
 
 # Research vocabulary CC-CEDICT lacks or glosses in its everyday sense (脉冲 "pulse", 延迟
 # "delay/postpone", 四足 "four excessive"): a general ML / CS / robotics glossary written by
@@ -210,10 +212,8 @@ GLOSSARY: dict[str, list[str]] = {
     "基准": ["benchmark"], "数据集": ["dataset"], "分布式训练": ["distributed training"], "并行": ["parallelism"],
     "压缩": ["compression"], "检索": ["retrieval"], "安全": ["safety"], "可信": ["trustworthy"],
 }
-# More of the same, by area (2026-12-01). The Chinese topics of the list-all benchmark
-# (bench/questions/listall_topics.jsonl: 同心管, 讽刺, 共指消解, 插帧, 场景图, 人群计数, 抓手, 配准,
-# 外参标定, 里程计 ...) were left out on purpose, so that benchmark still measures Chinese topics
-# this glossary does not name.
+# More of the same, by area (2026-12-01). The list-all benchmark's Chinese topics (同心管, 共指消解, 插帧, 配准 ...:
+# `bench.zh_glossary.BENCHMARK_WORDS`) left out on purpose: it measures Chinese topics this glossary does not name.
 GLOSSARY.update({
     # vision
     "实例分割": ["instance segmentation"], "全景分割": ["panoptic segmentation"], "深度估计": ["depth estimation"],
