@@ -35,7 +35,8 @@ _LIST_HEAD = re.compile(r"^\s*((which|what) (papers?|works?|research|studies|art
                         r"|(?:which|what) (?:(?!(?:do|does|did|is|are|was|were|can|could|would|should|has|have|of|"
                         r"kind|sort|type)\b)[\w-]+ ){1,3}(?:papers|works|studies|articles|publications)\b"
                         r"|which (?:ones|of (?:the|these|those|your|them)(?: papers| ones)?)\b"
-                        r"|what has been done|what (research|work|literature) exists)", re.I)
+                        r"|what(?:'s|\s+has|\s+have)\s+been\s+(?:done|published|written|carried\s+out)"
+                        r"|what (research|work|literature) exists)", re.I)
 # "What" questions that ask for a field's work, not a detail of one paper: "What are recent
 # approaches to LLM quantization?", "What methods exist for speeding up inference?", "What's the
 # state of the art in X?", "What's known about X?" (each cited one paper, as a factoid question

@@ -32,6 +32,26 @@ USE_PHRASES = tuple(tuple(p.split()) for p in (
     "are based on", "is based on", "are built on", "is built on", "are grounded in", "is grounded in",
     "draw on", "draws on", "drawing on", "draw upon", "draws upon", "drawing upon",
     "about making", "on making", "for making"))  # "papers about making LLM inference cheaper"
+# How a reader places papers under a topic ("Which papers fall under conformal prediction?", "... are
+# devoted to X", "Papers under the umbrella of X", "What has been published on X?"): read as topic,
+# "fall" weighed .39 and the question abstained or listed half the papers it lists asked "Which papers
+# use X?". The verb phrases only as the verb of the papers asked for (after "papers", "which", ...).
+MEMBER_PHRASES = tuple(tuple(p.split()) for p in (
+    *(f"{v} {prep}" for v in ("fall", "falls", "fit", "fits", "come", "comes", "sit", "sits")
+      for prep in ("under", "into", "within", "in")),
+    "come from", "comes from", "belong to", "belongs to", "belong in", "belongs in", "pertain to", "pertains to",
+    "bring up", "brings up",
+    *(f"{be} {v} {prep}" for be in ("are", "is") for v, prep in (
+        ("connected", "to"), ("associated", "with"), ("linked", "to"), ("devoted", "to"), ("dedicated", "to"),
+        ("centered", "on"), ("centred", "on"), ("centered", "around"), ("filed", "under"), ("categorized", "as"),
+        ("categorized", "under"), ("classified", "as"), ("classified", "under"), ("part", "of")))))
+# Anywhere in the question: frames that place the topic, and the passive "what has been done on X".
+FRAME_PHRASES = tuple(tuple(p.split()) for p in (
+    "under the umbrella of", "under the heading of", "in the context of", "within the scope of", "in the field of",
+    "in the domain of", "in the realm of", "been published", "been written", "been done", "been carried out"))
+# The last word of "in the X space" and "(from) the X community": the topic's field, not a part of it
+# (only as the question's last word: "community detection", "latent space models" stay topics).
+_FIELD_ENDS = {"space": "in", "spaces": "in", "community": "the", "communities": "the"}
 SUBJECTS = frozenset("""papers paper work works ones one which that who studies study articles article
     research publications anything anyone something any do does did they it these those""".split())
 USE_SUBJECTS = SUBJECTS - {"who"}
@@ -48,8 +68,19 @@ def papers_verbs(toks: list[str]) -> set[int]:
     """The indices of `toks` that are such verbs (each word of a phrase such as "make use of")."""
     out = {i + k for i in range(len(toks)) for ph in USE_PHRASES
            if tuple(toks[i:i + len(ph)]) == ph and _after_subject(toks, i, USE_SUBJECTS) for k in range(len(ph))}
+    out |= {i + k for i in range(len(toks)) for ph in MEMBER_PHRASES
+            if tuple(toks[i:i + len(ph)]) == ph and _after_subject(toks, i) for k in range(len(ph))}
+    out |= {i + k for i in range(len(toks)) for ph in FRAME_PHRASES
+            if tuple(toks[i:i + len(ph)]) == ph for k in range(len(ph))}
     out |= {i for i, t in enumerate(toks) if (t in READER_VERBS and _after_subject(toks, i))
             or (t in USE_VERBS and _after_subject(toks, i, USE_SUBJECTS))}
+    words = [i for i, t in enumerate(toks) if t.isalnum()]
+    if words and toks[words[-1]] in _FIELD_ENDS:
+        last = words[-1]
+        opener = _FIELD_ENDS[toks[last]]
+        if any(toks[j] == opener and toks[j + 1:j + 2] == ["the"] or (opener == "the" and toks[j] == "the")
+               for j in range(max(0, last - 6), last - 1)):
+            out.add(last)
     return out
 
 

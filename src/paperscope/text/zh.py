@@ -28,8 +28,7 @@ def chinese(text: str) -> bool:
     return has_cjk(text) and not japanese(text)
 
 
-# Not senses. And a name's entry, listed first, hid a character's common sense: 比 "Belgium", 法 "France",
-# 加 "Canada", 意 "Italy" for "compare / ratio", "method", "add", "meaning" (加速比, speedup ratio, asked for Belgium).
+# Not senses. A name's entry, listed first, hid a character's common sense: 比 "Belgium" for "compare / ratio" (加速比).
 _NOT_GLOSSES = ("variant of", "CL:", "surname", "old variant", "euphemistic variant")
 
 
@@ -58,10 +57,8 @@ def _glossary_file() -> dict[str, Any]:
     return data
 
 
-# The corpus phrases were title n-grams, and a hyphenated head fell off some of them: 零样本目标检测
-# (zero-shot object detection) was translated as "shot object detection", 自监督视频表示学习 as
-# "supervised video representation", 无模型强化学习 (model-free) as "free reinforcement". A term
-# starting with one of these writes the head back in front of the phrase's first word.
+# The corpus phrases were title n-grams, and a hyphenated head fell off some: 零样本目标检测 (zero-shot object detection)
+# was "shot object detection", 无模型强化学习 (model-free) "free reinforcement". Such a term writes the head back in front.
 _HEADS = (("零样本", "shot", "zero"), ("小样本", "shot", "few"), ("少样本", "shot", "few"),
           ("半监督", "supervised", "semi"), ("自监督", "supervised", "self"), ("弱监督", "supervised", "weakly"),
           ("低秩", "rank", "low"), ("多步", "step", "multi"), ("多头", "head", "multi"), ("多智能体", "agent", "multi"),
@@ -154,13 +151,15 @@ _ZH_STOP = _METHOD_WORDS | frozenset(
     # The asker's verdict on the papers wanted ("经典论文", "必读论文", "有什么好的 X 论文"), 领域 (the field
     # of X; its terms, 领域自适应, segment whole) and how often, as in English.
     "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力 "
-    "常用 常见 通常 一般 经常 往往".split()
+    "常用 常见 通常 一般 经常 往往 "
+    # Where the topic sits ("X这一块", "库里有没有 X", "X 相关文献", "X 的最新进展" (a glossary term for the title
+    # phrase "recent advances", not a topic asked), "都有哪些"; and in `_REQUEST_ZH`: "跟 X 有关的", "X 方向的论文").
+    "这个 这里 这块 一块 库里 库中 文献 都 最新进展 研究进展".split()
 )
 MAX_GLOSSES, _ZH_OR = 4, frozenset({"或", "或者", "还是"})
 
-# Research vocabulary CC-CEDICT lacks or glosses in its everyday sense (脉冲 "pulse", 延迟
-# "delay/postpone", 四足 "four excessive"): a general ML / CS / robotics glossary written by
-# hand, checked before CC-CEDICT and registered with jieba so each term segments whole.
+# Research vocabulary CC-CEDICT lacks or glosses in its everyday sense (脉冲 "pulse", 延迟 "delay/postpone", 四足 "four
+# excessive"): written by hand, checked before CC-CEDICT and registered with jieba so each term segments whole.
 GLOSSARY: dict[str, list[str]] = {
     "模型": ["model", "models"], "大模型": ["large language models"], "大语言模型": ["large language models"],
     "语言模型": ["language models"],
@@ -292,13 +291,14 @@ PROBLEM_CUES = re.compile(r"解决了?(?:什么|哪些)(?:问题|挑战)|的动�
 # A request for papers: 推荐 (recommend), 进展 / 现状 / 前沿 (progress, state of the art), 谁研究过 (who
 # has studied), 读哪 / 应该读 (what to read), 参考文献 / 相关工作 (references, related work), 概述 (overview).
 _LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有无|推荐|进展|现状|前沿|谁(?:研究|做|发表|在做|在研究)|"
-                        r"多少篇|几篇|读哪|看哪|应该读|参考文献|相关工作|概述|找找|帮我找|有什么(?:论文|文章|工作|研究)")
+                        r"多少篇|几篇|读哪|看哪|应该读|参考文献|相关工作|概述|找找|帮我找|有什么(?:论文|文章|工作|研究)|"
+                        r"(?<!这篇)(?<!该)(?:论文|文章|文献)[。？?！!]*$|有(?:相关|关于)?的?(?:论文|文章|工作|文献)吗|想找|找一下")
 
 
-# "请推荐一些关于 X 的论文", "给我推荐几篇", "有什么好的 X 论文推荐吗": a request to recommend, not the
-# topic recommendation.
+# "请推荐一些关于 X 的论文", "给我推荐几篇", "有什么好的 X 论文推荐吗": a request to recommend, not the topic recommendation.
 _REQUEST_ZH = re.compile(r"(?:请|求|给我|帮我|麻烦你?|能否|可以|能不能)推荐(?:一些|几篇|几个|一下|下|点|些)?"
-                         r"|推荐(?:一些|几篇|几个|一下|点|吗|呢|下吗|[一两二三四五六七八九十\d]+篇|(?=关于|有关))|(?:有没有|是否有|有无)人(?=[做研写发试提用])|(?<=[做究用试写表])过")
+                         r"|推荐(?:一些|几篇|几个|一下|点|吗|呢|下吗|[一两二三四五六七八九十\d]+篇|(?=关于|有关))|(?:有没有|是否有|有无)人(?=[做研写发试提用])|(?<=[做究用试写表])过"
+                         r"|跟(?![踪随驰])|这一?[类种]|(?:这个|研究)?方向(?=(?:的|上|相关的?|这里)?(?:论文|文章|文献|工作|研究|有))")
 
 
 def gloss_words(text: str) -> list[list[str]]:
