@@ -195,11 +195,15 @@ def test_where_a_chinese_question_places_its_topic_is_framing_not_topic(zh):
     plain = {c.paper_id for c in zh.ask("有没有模型量化的论文？").citations}
     for question in ("跟模型量化有关的论文", "库里有没有模型量化的工作？", "模型量化这个方向有哪些论文？", "模型量化方向的论文",
                      "模型量化这一块有什么论文？", "模型量化相关文献", "有关模型量化的论文都有哪些？", "模型量化这类方法的论文",
-                     "模型量化的最新进展", "和模型量化相关的论文", "模型量化方向这里有相关的论文吗？"):
+                     "模型量化的最新进展", "和模型量化相关的论文", "模型量化方向这里有相关的论文吗？",
+                     # A reader's verbs for what a paper holds: 讲 "speak", 提到 "mention", 聚焦于 "focus" + "go".
+                     "讲模型量化的论文有哪些？", "哪些论文提到了模型量化？", "哪些论文聚焦于模型量化？", "哪些论文以模型量化为主？",
+                     "请帮我找出全部模型量化论文", "模型量化论文清单"):
         ans = zh.ask(question)
         assert {c.paper_id for c in ans.citations} == plain, (question, ans.text)
     from paperscope.text.zh import runs
-    assert runs("怎样估计尖峰协方差模型中的方向？")[-1] == ["方向"]
+    assert runs("怎样估计尖峰协方差模型中的方向？")[-1] == ["方向"]  # and 聚焦 of 共聚焦 (confocal) stays
+    assert "聚焦" in [w for r in runs("有没有为共聚焦显微腹腔镜设计远端螺旋扫描机构的论文？") for w in r]
 
 
 def test_methods_and_how_often_are_no_chinese_topic_words(zh):

@@ -148,13 +148,13 @@ _ZH_STOP = _METHOD_WORDS | frozenset(
     "一些 一下 写 在写 毕业论文 学位论文 进展 最新 最近 新 想 想要 了解 应该 读 阅读 看 看看 给 我 你 您 概述 帮 帮我 "
     "帮忙 找 找找 查找 告诉 知道 谁 做过 研究过 发表 发表过 有人 同事 导师 项目 课题 参考文献 相关工作 已有 现有 现状 "
     "前沿 发展 谢谢 能不能 可不可以 入门 开始 先 几 几篇 多少篇 适合 最适合 最 化 "
-    # The asker's verdict on the papers wanted ("经典论文", "必读论文", "有什么好的 X 论文"), 领域 (the field
-    # of X; its terms, 领域自适应, segment whole) and how often, as in English.
+    # The asker's verdict ("经典论文", "有什么好的 X 论文"), 领域 (the field of X; 领域自适应 segments whole), how often.
     "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力 "
     "常用 常见 通常 一般 经常 往往 "
     # Where the topic sits ("X这一块", "库里有没有 X", "X 相关文献", "X 的最新进展" (a glossary term for the title
     # phrase "recent advances", not a topic asked), "都有哪些"; and in `_REQUEST_ZH`: "跟 X 有关的", "X 方向的论文").
-    "这个 这里 这块 一块 库里 库中 文献 都 最新进展 研究进展".split()
+    "这个 这里 这块 一块 库里 库中 文献 都 最新进展 研究进展 "  # and a reader's verbs ("讲 X 的", "提到了 X", "以 X 为主"):
+    "讲 讲述 提到 提及 谈到 谈及 谈论 讨论 论述 探讨 包含 于 围绕 致力于 属于 沾边 以 为主 全部 清单 列表 一份".split()
 )
 MAX_GLOSSES, _ZH_OR = 4, frozenset({"或", "或者", "还是"})
 
@@ -284,21 +284,21 @@ GLOSSARY.update({
     "多步推理": ["multi-step reasoning"], "指标": ["metric", "metrics", "indicator"],
 })
 
-# Cue words of the question's kind: a number or name asked for (the problem a paper sets out from,
-# asked "What problem is ...": `relevance.quotes.problem_first`), or a list of papers.
+# Cue words of the question's kind: a number or name asked for (the problem a paper sets out from, asked "What problem
+# is ...": `relevance.quotes.problem_first`), or a list of papers.
 _FACTOID_CUES = re.compile(r"多少|多大|多高|多快|多长|几个|几种|哪种|哪一种|什么|哪个|比例|倍")
 PROBLEM_CUES = re.compile(r"解决了?(?:什么|哪些)(?:问题|挑战)|的动机|动机是什么|针对(?:什么|哪些)问题|为什么要?提出")
-# A request for papers: 推荐 (recommend), 进展 / 现状 / 前沿 (progress, state of the art), 谁研究过 (who
-# has studied), 读哪 / 应该读 (what to read), 参考文献 / 相关工作 (references, related work), 概述 (overview).
+# A request for papers: 推荐 (recommend), 进展 / 现状 / 前沿 (progress, state of the art), 谁研究过 (who has studied), 读哪
+# (what to read), 参考文献 / 相关工作 (references, related work), 概述 (overview), "X 方向的论文", "有相关论文吗", "清单".
 _LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有无|推荐|进展|现状|前沿|谁(?:研究|做|发表|在做|在研究)|"
                         r"多少篇|几篇|读哪|看哪|应该读|参考文献|相关工作|概述|找找|帮我找|有什么(?:论文|文章|工作|研究)|"
-                        r"(?<!这篇)(?<!该)(?:论文|文章|文献)[。？?！!]*$|有(?:相关|关于)?的?(?:论文|文章|工作|文献)吗|想找|找一下")
+                        r"(?<!这篇)(?<!该)(?:论文|文章|文献)[。？?！!]*$|有(?:相关|关于)?的?(?:论文|文章|工作|文献)吗|想找|找一下|清单|列表")
 
 
 # "请推荐一些关于 X 的论文", "给我推荐几篇", "有什么好的 X 论文推荐吗": a request to recommend, not the topic recommendation.
 _REQUEST_ZH = re.compile(r"(?:请|求|给我|帮我|麻烦你?|能否|可以|能不能)推荐(?:一些|几篇|几个|一下|下|点|些)?"
                          r"|推荐(?:一些|几篇|几个|一下|点|吗|呢|下吗|[一两二三四五六七八九十\d]+篇|(?=关于|有关))|(?:有没有|是否有|有无)人(?=[做研写发试提用])|(?<=[做究用试写表])过"
-                         r"|跟(?![踪随驰])|这一?[类种]|(?:这个|研究)?方向(?=(?:的|上|相关的?|这里)?(?:论文|文章|文献|工作|研究|有))")
+                         r"|跟(?![踪随驰])|这一?[类种]|(?<!共)聚焦(?:于|在)|(?:请|帮我|给我)找出|(?:搜索|检索|搜|查)一下|^\s*(?:请|请帮我|帮我)(?:搜索|检索|搜|查找|查)|(?:这个|研究)?方向(?=(?:的|上|相关的?|这里)?(?:论文|文章|文献|工作|研究|有))")
 
 
 def gloss_words(text: str) -> list[list[str]]:
