@@ -119,10 +119,9 @@ _MORPHEME_WORD = re.compile(r"^[a-z][a-z0-9]*$")
 _FUNCTION_WORDS = frozenset({"and", "or", "of", "to", "for", "in", "on", "the", "a", "an", "with", "by", "from", "as"})
 
 
-def _halves(terms: list[tuple[str, list[str]]]) -> tuple[dict[str, list[str]], dict[str, dict[str, list[str]]]]:
-    """(Chinese term -> its English forms; two-character word -> English word -> the other halves
-    of the terms in which that word explains it, once per sense of the other half that leaves it): a term's
-    English minus what its other half means."""
+def _halves(terms: list[tuple[str, list[str]]]) -> dict[str, dict[str, list[str]]]:
+    """Two-character word -> English word -> the other halves of the glossary terms in which that word explains it
+    (once per sense of the other half that leaves it): a term's English minus what its other half means."""
     from paperscope.text.zh import _cedict
 
     cedict = _cedict()
@@ -146,7 +145,7 @@ def _halves(terms: list[tuple[str, list[str]]]) -> tuple[dict[str, list[str]], d
                         halves[m][form[:-len(g)].strip()].append(rest)
                     elif not first and form.startswith(g + " "):
                         halves[m][form[len(g):].strip()].append(rest)
-    return english, halves
+    return halves
 
 
 def _read_off(said: dict[str, list[str]], least: int, partners: int = 1) -> str | None:
@@ -167,22 +166,22 @@ def derive_morphemes(terms: list[tuple[str, list[str]]]) -> dict[str, str]:
     from paperscope.text.zh import _cedict
 
     cedict = _cedict()
-    _, halves = _halves(terms)
+    halves = _halves(terms)
     return {m: w for m, said in halves.items() if m not in cedict and (w := _read_off(said, MORPHEME_MIN))}
 
 
 def derive_senses(terms: list[tuple[str, list[str]]]) -> dict[str, str]:
     """Two-character words CC-CEDICT has without their research sense -> that sense, read off the
-    glossary's terms (see SENSE_MIN); none is a benchmark word or part of one, and none whose stem
-    is already one of CC-CEDICT's senses'."""
+    glossary's terms (see SENSE_MIN); none is a benchmark word or part of one, none is question scaffolding (相关
+    "related", not "dependent"), and none has a stem already one of CC-CEDICT's senses'."""
     from paperscope.text.analyzer import terms as stems
-    from paperscope.text.zh import _cedict
+    from paperscope.text.zh import _ZH_STOP, _cedict
 
     cedict = _cedict()
-    _, halves = _halves(terms)
+    halves = _halves(terms)
     out = {}
     for m, said in halves.items():
-        if m in cedict and (w := _read_off(said, SENSE_MIN, SENSE_PARTNERS)):
+        if m in cedict and m not in _ZH_STOP and (w := _read_off(said, SENSE_MIN, SENSE_PARTNERS)):
             if not set(stems(w)) <= {s for g in cedict[m] for s in stems(g)}:
                 out[m] = w
     return out

@@ -4,9 +4,13 @@ GPT-4?") and the synonyms of "use" ("Which papers rely on Bayesian methods?", "p
 of optimal transport"); and comparatives that state a goal, which papers name by its measure
 ("making LLM inference cheaper or faster": cost, speedup, efficient; `goal_words`).
 
-Scope: English questions, read as lowercase tokens (`question.analyze`); only where the verb is
+Also how a reader places papers under a topic ("Which papers fall under X?", "Papers in the field of
+X", "What has been published on X?", "papers from the NLP community").
+
+Scope: English questions, read as lowercase tokens (`question.analyze`); verbs only where the verb is
 the papers' own (right after "papers", "which", "that", ...), so "set cover", "talking heads" and
-"users who rely on screen readers" keep their words.
+"users who rely on screen readers" keep their words; the frame phrases (`FRAME_PHRASES`) anywhere,
+and "community" only as the last word after "from / in / within the".
 """
 
 from __future__ import annotations
@@ -49,9 +53,10 @@ MEMBER_PHRASES = tuple(tuple(p.split()) for p in (
 FRAME_PHRASES = tuple(tuple(p.split()) for p in (
     "under the umbrella of", "under the heading of", "in the context of", "within the scope of", "in the field of",
     "in the domain of", "in the realm of", "been published", "been written", "been done", "been carried out"))
-# The last word of "in the X space" and "(from) the X community": the topic's field, not a part of it
-# (only as the question's last word: "community detection", "latent space models" stay topics).
-_FIELD_ENDS = {"space": "in", "spaces": "in", "community": "the", "communities": "the"}
+# "from the X community" (also "in / within the"), as the question's last word: the topic's field, not a part of
+# it ("community detection", "the Stack Overflow community", "the detection of communities" stay topics). Not
+# "in the X space": task, state, action, latent, search space are topics.
+_FIELD_OPENERS = frozenset({"from", "in", "within"})
 SUBJECTS = frozenset("""papers paper work works ones one which that who studies study articles article
     research publications anything anyone something any do does did they it these those""".split())
 USE_SUBJECTS = SUBJECTS - {"who"}
@@ -65,7 +70,7 @@ def _after_subject(toks: list[str], i: int, subjects: frozenset[str] = SUBJECTS)
 
 
 def papers_verbs(toks: list[str]) -> set[int]:
-    """The indices of `toks` that are such verbs (each word of a phrase such as "make use of")."""
+    """The indices of `toks` that are such verbs, frames or field ends (each word of a phrase such as "make use of")."""
     out = {i + k for i in range(len(toks)) for ph in USE_PHRASES
            if tuple(toks[i:i + len(ph)]) == ph and _after_subject(toks, i, USE_SUBJECTS) for k in range(len(ph))}
     out |= {i + k for i in range(len(toks)) for ph in MEMBER_PHRASES
@@ -75,12 +80,11 @@ def papers_verbs(toks: list[str]) -> set[int]:
     out |= {i for i, t in enumerate(toks) if (t in READER_VERBS and _after_subject(toks, i))
             or (t in USE_VERBS and _after_subject(toks, i, USE_SUBJECTS))}
     words = [i for i, t in enumerate(toks) if t.isalnum()]
-    if words and toks[words[-1]] in _FIELD_ENDS:
-        last = words[-1]
-        opener = _FIELD_ENDS[toks[last]]
-        if any(toks[j] == opener and toks[j + 1:j + 2] == ["the"] or (opener == "the" and toks[j] == "the")
-               for j in range(max(0, last - 6), last - 1)):
-            out.add(last)
+    last = words[-1] if words else -1
+    if last > 0 and toks[last] == "community" and any(
+            toks[j] in _FIELD_OPENERS and toks[j + 1] == "the" and all(t.isalnum() for t in toks[j + 2:last])
+            for j in range(max(0, last - 6), last - 2)):
+        out.add(last)
     return out
 
 

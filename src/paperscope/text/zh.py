@@ -80,17 +80,13 @@ def _headed(term: str, english: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def corpus_glossary() -> dict[str, list[str]]:
-    """Chinese term -> English phrases, from `data/zh_glossary.json`: of the 3,401 phrases frequent
-    in the 85,864 corpus titles (2-3 words in >= 12 titles) or author keywords (>= 4 papers),
-    the 2,726 that are research concepts, each with the Simplified Chinese term(s) researchers
-    write for it (3,824 terms; written by hand, one reader per ~425 phrases; fragments such as
-    "control for human" have none; see `paperscope.bench.zh_glossary`), and of the 3,109 next
-    ones (>= 8 titles, >= 3 papers' keywords) 2,004 more (terms of 3+ characters): 4,730
-    phrases, 6,422 terms. Word-by-word CC-CEDICT glossing breaks such compounds: 镜像下降 came
-    out as "mirror image" + "decline", 后悔界 as "regret" + "boundary", 鲍登线 (Bowden cable) as
-    "abalone" + "scale" + "ascend" + "thread". Left out on purpose: the list-all benchmark's topics
-    (bench/questions/listall_topics.jsonl), so that benchmark still measures Chinese topics
-    this glossary does not name (the hand-written `GLOSSARY` holds 4 of them)."""
+    """Chinese term -> English phrases, from `data/zh_glossary.json`: of the 3,401 phrases frequent in the 85,864 corpus
+    titles (2-3 words in >= 12 titles) or author keywords (>= 4 papers), the 2,726 that are research concepts, each with
+    the Simplified Chinese term(s) researchers write for it (3,824 terms, written by hand; see `bench.zh_glossary`), and
+    of the 3,109 next ones (>= 8 titles, >= 3 papers' keywords) 2,004 more: 4,730 phrases, 6,422 terms. CC-CEDICT
+    glossing breaks such compounds: 镜像下降 "mirror image" + "decline", 鲍登线 (Bowden cable) "abalone scale ascend
+    thread". Left out on purpose: the list-all benchmark's topics, so that benchmark still measures Chinese topics this
+    glossary does not name (the hand-written `GLOSSARY` holds 4 of them)."""
     out: dict[str, list[str]] = {}
     for english, terms in _glossary_file()["terms"]:
         for term in terms:
@@ -151,10 +147,10 @@ _ZH_STOP = _METHOD_WORDS | frozenset(
     # The asker's verdict ("经典论文", "有什么好的 X 论文"), 领域 (the field of X; 领域自适应 segments whole), how often.
     "好 好的 经典 必读 领域 重要 重要的 代表性 有代表性 优秀 顶级 主流 开创性 奠基性 高引 高被引 影响力 有影响力 "
     "常用 常见 通常 一般 经常 往往 "
-    # Where the topic sits ("X这一块", "库里有没有 X", "X 相关文献", "X 的最新进展" (a glossary term for the title
-    # phrase "recent advances", not a topic asked), "都有哪些"; and in `_REQUEST_ZH`: "跟 X 有关的", "X 方向的论文").
-    "这个 这里 这块 一块 库里 库中 文献 都 最新进展 研究进展 "  # and a reader's verbs ("讲 X 的", "提到了 X", "以 X 为主"):
-    "讲 讲述 提到 提及 谈到 谈及 谈论 讨论 论述 探讨 包含 于 围绕 致力于 属于 沾边 以 为主 全部 清单 列表 一份".split()
+    # Where the topic sits ("X这一块", "库里有没有 X", "X 的最新进展" (a glossary term for the title phrase "recent
+    # advances", not a topic asked), "都有哪些"; more in `_REQUEST_ZH`, where they are one only in their place).
+    "这个 这里 这块 一块 库里 库中 都 最新进展 研究进展 "  # and a reader's verbs ("提到了 X", "以 X 为主"; `_REQUEST_ZH`):
+    "讲 讲述 提到 提及 谈到 谈及 谈论 探讨 包含 于 围绕 致力于 属于 沾边 以 为主 全部 一份".split()
 )
 MAX_GLOSSES, _ZH_OR = 4, frozenset({"或", "或者", "还是"})
 
@@ -211,10 +207,9 @@ GLOSSARY: dict[str, list[str]] = {
     "基准": ["benchmark"], "数据集": ["dataset"], "分布式训练": ["distributed training"], "并行": ["parallelism"],
     "压缩": ["compression"], "检索": ["retrieval"], "安全": ["safety"], "可信": ["trustworthy"],
 }
-# More of the same, by area (2026-12-01). The list-all benchmark's Chinese topics (同心管, 共指消解, 插帧, 配准 ...:
+# Vision, language, learning, robotics (2026-12-01); the list-all benchmark's topics (同心管, 插帧, 配准 ...:
 # `bench.zh_glossary.BENCHMARK_WORDS`) left out on purpose: it measures Chinese topics this glossary does not name.
 GLOSSARY.update({
-    # vision
     "实例分割": ["instance segmentation"], "全景分割": ["panoptic segmentation"], "深度估计": ["depth estimation"],
     "单目深度估计": ["monocular depth estimation"], "立体匹配": ["stereo matching"], "目标跟踪": ["object tracking"],
     "多目标跟踪": ["multi-object tracking"], "动作识别": ["action recognition"], "行为识别": ["action recognition"],
@@ -228,7 +223,6 @@ GLOSSARY.update({
     "医学图像分割": ["medical image segmentation"], "遥感": ["remote sensing"], "视觉变换器": ["vision transformer"],
     "骨架": ["skeleton"], "手势识别": ["gesture recognition"],
     "关键点检测": ["keypoint detection"], "语义分割网络": ["semantic segmentation"],
-    # language and speech
     "文本分类": ["text classification"], "机器阅读理解": ["machine reading comprehension"],
     "阅读理解": ["reading comprehension"], "对话系统": ["dialogue systems"], "对话": ["dialogue"],
     "语法纠错": ["grammatical error correction"], "事实核查": ["fact checking"], "虚假新闻": ["fake news"],
@@ -240,7 +234,6 @@ GLOSSARY.update({
     "语音翻译": ["speech translation"], "文本到语音": ["text-to-speech"], "口语理解": ["spoken language understanding"],
     "指令微调": ["instruction tuning"], "越狱": ["jailbreak"], "红队测试": ["red teaming"],
     "检索器": ["retriever"], "重排序": ["reranking"], "向量检索": ["vector search"],
-    # learning and theory
     "图像识别": ["image recognition"], "表示学习": ["representation learning"], "度量学习": ["metric learning"],
     "主动学习": ["active learning"], "多任务学习": ["multi-task learning"], "多智能体": ["multi-agent"],
     "离线强化学习": ["offline reinforcement learning"], "逆强化学习": ["inverse reinforcement learning"],
@@ -268,7 +261,6 @@ GLOSSARY.update({
     "缩放定律": ["scaling laws"], "涌现": ["emergent"], "算子学习": ["operator learning"],
     "物理信息神经网络": ["physics-informed neural networks"], "偏微分方程": ["partial differential equations", "pde"],
     "符号回归": ["symbolic regression"], "程序合成": ["program synthesis"], "定理证明": ["theorem proving"],
-    # robotics and systems
     "路径规划": ["path planning"], "轨迹优化": ["trajectory optimization"], "轨迹预测": ["trajectory prediction"],
     "模型预测控制": ["model predictive control"], "人机交互": ["human-robot interaction"], "遥操作": ["teleoperation"],
     "灵巧手": ["dexterous hand"], "灵巧操作": ["dexterous manipulation"], "移动机器人": ["mobile robots"],
@@ -278,8 +270,7 @@ GLOSSARY.update({
     "连续体机器人": ["continuum robots"], "手术机器人": ["surgical robots"], "康复机器人": ["rehabilitation robots"],
     "边缘计算": ["edge computing"], "推理加速": ["inference acceleration"], "投机解码": ["speculative decoding"],
     "推测解码": ["speculative decoding"], "键值缓存": ["kv cache"], "编译器": ["compiler"], "硬件": ["hardware"],
-    # 推理 is inference as well as reasoning; the corpus glossary wrote only "llm reasoning" for
-    # these, and "哪些论文和大语言模型推理加速有关？" (LLM inference acceleration) abstained.
+    # 推理 is inference as well as reasoning ("哪些论文和大语言模型推理加速有关？" abstained on "llm reasoning").
     "大模型推理": ["llm | inference or reasoning"], "大语言模型推理": ["llm | inference or reasoning"],
     "多步推理": ["multi-step reasoning"], "指标": ["metric", "metrics", "indicator"],
 })
@@ -289,16 +280,24 @@ GLOSSARY.update({
 _FACTOID_CUES = re.compile(r"多少|多大|多高|多快|多长|几个|几种|哪种|哪一种|什么|哪个|比例|倍")
 PROBLEM_CUES = re.compile(r"解决了?(?:什么|哪些)(?:问题|挑战)|的动机|动机是什么|针对(?:什么|哪些)问题|为什么要?提出")
 # A request for papers: 推荐 (recommend), 进展 / 现状 / 前沿 (progress, state of the art), 谁研究过 (who has studied), 读哪
-# (what to read), 参考文献 / 相关工作 (references, related work), 概述 (overview), "X 方向的论文", "有相关论文吗", "清单".
+# (what to read), 参考文献 / 相关工作 (references, related work), 概述, "有相关论文吗", a question that is a noun phrase
+# ending in 论文 ("跟 X 有关的论文"; not "这篇论文" or "哪篇论文", one paper).
 _LIST_CUES = re.compile(r"哪些|有没有|有哪些|是否有|列出|所有|有无|推荐|进展|现状|前沿|谁(?:研究|做|发表|在做|在研究)|"
                         r"多少篇|几篇|读哪|看哪|应该读|参考文献|相关工作|概述|找找|帮我找|有什么(?:论文|文章|工作|研究)|"
-                        r"(?<!这篇)(?<!该)(?:论文|文章|文献)[。？?！!]*$|有(?:相关|关于)?的?(?:论文|文章|工作|文献)吗|想找|找一下|清单|列表")
+                        r"(?<![这那哪此该一]篇)(?<![该此])(?:论文|文章|文献)[。？?！!]*$|有(?:相关|关于)?的?(?:论文|文章|工作|文献)吗|想找|找一下|"
+                        r"(?:论文|文章)(?:清单|列表)")
 
 
 # "请推荐一些关于 X 的论文", "给我推荐几篇", "有什么好的 X 论文推荐吗": a request to recommend, not the topic recommendation.
 _REQUEST_ZH = re.compile(r"(?:请|求|给我|帮我|麻烦你?|能否|可以|能不能)推荐(?:一些|几篇|几个|一下|下|点|些)?"
                          r"|推荐(?:一些|几篇|几个|一下|点|吗|呢|下吗|[一两二三四五六七八九十\d]+篇|(?=关于|有关))|(?:有没有|是否有|有无)人(?=[做研写发试提用])|(?<=[做究用试写表])过"
-                         r"|跟(?![踪随驰])|这一?[类种]|(?<!共)聚焦(?:于|在)|(?:请|帮我|给我)找出|(?:搜索|检索|搜|查)一下|^\s*(?:请|请帮我|帮我)(?:搜索|检索|搜|查找|查)|(?:这个|研究)?方向(?=(?:的|上|相关的?|这里)?(?:论文|文章|文献|工作|研究|有))")
+                         # Where the topic sits and a reader's verbs, only in their place: "跟 X 有关的" (跟车, 跟腱 stay), "X
+                         # 这类方法", "X 这个方向" (梯度方向 stays), "X 相关文献" (文献检索 stays), "讨论了 X" (多智能体讨论
+                         # stays), "聚焦于 X" (共聚焦 stays), "论文清单" (列表解码 stays), "请帮我检索一下 X" (检索增强 stays).
+                         r"|(?:^\s*|(?<=有没有)|(?<=是否有)|(?<=哪些)|(?<=论文)|(?<=工作)|(?<=所有))跟(?=[^，。？?]{1,24}?(?:有关|相关))"
+                         r"|这一?[类种]|(?:这个|这一|研究)方向(?:上)?|方向(?=这里|这块)|(?:相关|参考)?文献(?=\W*$|有哪些|吗)|有关系"
+                         r"|讨论了|(?<=论文)讨论|论述了|(?<!共)聚焦(?:于|在)|(?<=论文)(?:清单|列表)|(?:请|帮我|给我)找出|(?:搜索|检索|搜|查)一下"
+                         r"|^\s*(?:请|请帮我|帮我)(?:搜索|检索|搜|查找|查)(?=一下|下|一些|关于|有关|所有|全部|相关|论文|文章|工作)")
 
 
 def gloss_words(text: str) -> list[list[str]]:
