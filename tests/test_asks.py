@@ -132,6 +132,24 @@ def test_papers_sorted_by_year_come_in_that_order(spiking):
     assert "Newest first:" in new.text  # before: "none covers “sorted”", an abstention
 
 
+def test_a_list_of_every_paper_comes_in_the_order_of_year_asked(spiking):
+    """find_all (`ask --all`, the UI's list mode) read "..., newest first" as a part of the topic: over 20,000
+    papers "List all crowd counting papers, newest first." abstained (none covers "newest"), "List the ...,
+    newest first." listed 3 of 16. Now the same papers as without the order, in order of year."""
+    a, snn = spiking
+    plain = a.find_all("Papers on spiking neural networks?")
+    assert len(plain.citations) >= 6
+    for question, oldest in (("List all papers on spiking neural networks, newest first.", False),
+                             ("Papers on spiking neural networks, oldest first.", True),
+                             ("脉冲神经网络的论文，按年份排序", False)):
+        ans = a.find_all(question)
+        years = [c.year for c in ans.citations]
+        assert {c.paper_id for c in ans.citations} == {c.paper_id for c in plain.citations}, question
+        assert years == sorted(years, reverse=not oldest), question
+        assert ("oldest first by publication year" if oldest else ("newest first" if "List" in question else "最新的在前")) \
+            in ans.text, ans.text
+
+
 @pytest.mark.parametrize("question, expected", [
     ("Which papers on large language models do not use reinforcement learning?",
      ("Which papers on large language models?", "reinforcement learning")),

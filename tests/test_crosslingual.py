@@ -199,7 +199,7 @@ def test_where_a_chinese_question_places_its_topic_is_framing_not_topic(zh):
                      "模型量化的最新进展", "和模型量化相关的论文", "模型量化方向这里有相关的论文吗？",
                      # A reader's verbs for what a paper holds: 讲 "speak", 提到 "mention", 聚焦于 "focus" + "go".
                      "讲模型量化的论文有哪些？", "哪些论文提到了模型量化？", "哪些论文聚焦于模型量化？",
-                     "哪些论文以模型量化为主？", "哪些论文讨论了模型量化？",
+                     "哪些论文以模型量化为主？", "哪些论文讨论了模型量化？", "模型量化任务有哪些论文？",
                      "请帮我找出全部模型量化论文", "模型量化论文清单"):
         ans = zh.ask(question)
         assert {c.paper_id for c in ans.citations} == plain, (question, ans.text)
@@ -207,7 +207,8 @@ def test_where_a_chinese_question_places_its_topic_is_framing_not_topic(zh):
     # decoding), 讨论 of 多智能体讨论 (debate), 聚焦 of 共聚焦 (confocal), 检索 of 检索增强生成.
     words = {q: [w for r in runs(q) for w in r] for q in (
         "怎样估计尖峰协方差模型中的方向？", "梯度方向的研究有哪些？", "跟车模型有哪些论文？", "文献计量的论文", "列表解码的论文",
-        "多智能体讨论的论文", "有没有为共聚焦显微腹腔镜设计远端螺旋扫描机构的论文？", "请检索增强生成的论文")}
+        "多智能体讨论的论文", "有没有为共聚焦显微腹腔镜设计远端螺旋扫描机构的论文？", "请检索增强生成的论文", "任务规划的论文")}
+    assert words["任务规划的论文"] == ["任务规划"]
     assert "方向" in words["怎样估计尖峰协方差模型中的方向？"] and "梯度方向" in words["梯度方向的研究有哪些？"]
     assert "跟车" in words["跟车模型有哪些论文？"] and "文献" in words["文献计量的论文"] and "列表" in words["列表解码的论文"]
     assert "讨论" in words["多智能体讨论的论文"] and "检索增强生成" in words["请检索增强生成的论文"]

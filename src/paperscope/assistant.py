@@ -51,6 +51,7 @@ from paperscope.listings import about_the_library, own_work, unsaid
 from paperscope.records import Answer
 from paperscope.records import TextPiece as TextPiece  # re-exported: surfaces import it from here
 from paperscope.relevance import Relevance, Scored
+from paperscope.relevance.decision import newest_first
 from paperscope.relevance.question import compared_names, written
 from paperscope.relevance.quotes import rule_quoted
 from paperscope.relevance.spelling import corrected
@@ -58,7 +59,7 @@ from paperscope.retrieve import Filters
 from paperscope.secrets import safe_message
 from paperscope.settings import Settings
 from paperscope.text.analyzer import terms
-from paperscope.text.asks import asks, asks_record, counts_papers
+from paperscope.text.asks import asks, asks_record, counts_papers, sorted_by_year
 from paperscope.text.scope import KNOWN_VENUES, asks_for_everything, asks_relation, named_mention, named_topic, read_scope
 from paperscope.text.superlatives import most_of
 from paperscope.text.tallies import tallied
@@ -97,17 +98,11 @@ class Assistant(Library):
 
     def stats(self) -> dict[str, Any]:
         self.refresh()
-        return {
-            "papers": self.catalog.paper_count(),
-            "chunks": self.store.count(),
-            "data_dir": str(self.settings.store.data_dir),
-            "chroma": (f"http://{self.settings.store.chroma_host}:{self.settings.store.chroma_port}"
-                       if self.settings.store.chroma_host else "embedded"),
-            "collection": self.store.name,
-            "embedder": self.embedder.name,
-            "answer_backend": self.answerer.name,
-            "venues": dict(self.catalog.venues()[:20]),
-        }
+        s = self.settings.store
+        return {"papers": self.catalog.paper_count(), "chunks": self.store.count(), "data_dir": str(s.data_dir),
+                "chroma": f"http://{s.chroma_host}:{s.chroma_port}" if s.chroma_host else "embedded",
+                "collection": self.store.name, "embedder": self.embedder.name, "answer_backend": self.answerer.name,
+                "venues": dict(self.catalog.venues()[:20])}
 
     def _prepare(self, question: str, filters: FilterArg,
                  follows: bool = False) -> tuple[Plan, Bm25Snapshot, Filters | None]:
@@ -350,20 +345,22 @@ class Assistant(Library):
         list only the best `show` (a count's answer), the heading still counting every one."""
         t0 = time.perf_counter()
         plan, snapshot, filters = self._prepare(question, filters)
+        order = sorted_by_year(plan.standalone)  # "..., newest first": every paper still, in order of year
+        asked = order[0] if order else plan.standalone
         if plan.abstain is None and about_the_library(plan.standalone):  # "Which authors have more than one paper?"
             yield from self.stream(question, filters=filters, max_citations=10**6, live=False, counts=False)  # every paper
             return
         timings: dict[str, float] = {}
-        tally = tallied(plan.standalone)
+        tally = tallied(asked)
         scored: Scored | None = None if plan.abstain is not None else self.listings.by_scope(
-            plan.standalone, snapshot, filters)  # papers by venue, year or author, or all of them
+            asked, snapshot, filters)  # papers by venue, year or author, or all of them
         if scored is not None:
             plan.evidence = plan.cited = scored.evidence
-            if not scored.evidence and (missing := unsaid(plan.standalone)):  # none says it does without the thing
+            if not scored.evidence and (missing := unsaid(asked)):  # none says it does without the thing
                 plan.abstain, plan.uncovered = AbstainReason.NO_SUPPORTING_PAPER, missing
-                plan.evidence = self.scored(plan.standalone, snapshot, filters).evidence[:3]
+                plan.evidence = self.scored(asked, snapshot, filters).evidence[:3]
         elif plan.abstain is None:  # "How many papers on X per year?": X, its papers counted by year
-            scored = self.gather.scored_all((tally or (plan.standalone,))[0], snapshot, filters)
+            scored = self.gather.scored_all((tally or (asked,))[0], snapshot, filters)
             decision = self.relevance.decide(scored, snapshot, None, every=True)
             plan.evidence, plan.cited, plan.related = scored.evidence, decision.cited, decision.related
             plan.uncovered, plan.partial = decision.uncovered, decision.partial
@@ -377,8 +374,10 @@ class Assistant(Library):
             yield abstention(plan, timings)
             return
         assert scored is not None
+        if order:  # best first within a year
+            plan.cited = newest_first(plan.cited, len(plan.cited), oldest=order[1] == "oldest").cited
         heading = list_heading(plan.cited, chinese=chinese(plan.question), named=scored.named,
-                               by_year=tally is not None and tally[1] == "year")
+                               by_year=tally is not None and tally[1] == "year", order=order[1] if order else None)
         heading = " ".join(scored.lead) or heading  # its own count and reading ("Of the library's 38 papers, 25 ...")
         if show is not None and len(plan.cited) > show:
             heading, plan.cited = heading + remark.shown_text(show, chinese(plan.question)), plan.cited[:show]

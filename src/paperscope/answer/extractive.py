@@ -58,11 +58,11 @@ def paper_line(ev: Evidence, every_author: bool = False) -> str:
 
 
 def list_heading(cited: list[Evidence], groups: int = 6, chinese: bool = False, named: str | None = None,
-                 by_year: bool = False) -> str:
+                 by_year: bool = False, order: str | None = None) -> str:
     """"N papers in the library address this", with an overview by venue and year (`by_year`: by
     year alone, in order, for "How many papers on X per year?"); `named`: the library's own name for
     the topic, which the list was also gathered by (said, so a reader sees why papers that do not
-    use the question's words are listed)."""
+    use the question's words are listed); `order`: "newest" / "oldest" when listed by year, not best first."""
     counts: dict[str, int] = {}
     for ev in cited:
         key = (str(ev.paper.year or "?") if by_year else
@@ -74,8 +74,10 @@ def list_heading(cited: list[Evidence], groups: int = 6, chinese: bool = False, 
     if chinese:
         more = f"，另有 {len(top) - groups} 个会议" if len(top) > groups else ""
         also = f"（也按最相近论文标题中的名称“{named}”查找）" if named else ""
-        return f"库中有 {len(cited)} 篇论文与此相关{also}，按匹配程度排序。{'按年份' if by_year else '按会议'}：{shown}{more}。"
+        way = f"按发表年份排序，最{'新' if order == 'newest' else '早'}的在前" if order else "按匹配程度排序"
+        return f"库中有 {len(cited)} 篇论文与此相关{also}，{way}。{'按年份' if by_year else '按会议'}：{shown}{more}。"
     more = f", {len(top) - groups} more venues" if len(top) > groups else ""
     noun = "paper in the library addresses" if len(cited) == 1 else "papers in the library address"
     also = f" (also searched as \u201c{named}\u201d, the name the nearest papers' titles give it)" if named else ""
-    return f"{len(cited)} {noun} this{also}, best match first. {'By year' if by_year else 'By venue'}: {shown}{more}."
+    way = f"{order} first by publication year" if order else "best match first"
+    return f"{len(cited)} {noun} this{also}, {way}. {'By year' if by_year else 'By venue'}: {shown}{more}."
