@@ -9,6 +9,7 @@ import pytest
 
 from conftest import SHARED, need, topic_library
 from paperscope import Assistant
+from paperscope.assistant import TextPiece
 from paperscope.text.asks import asks, counts_papers, recency, sorted_by_year
 
 
@@ -148,6 +149,16 @@ def test_a_list_of_every_paper_comes_in_the_order_of_year_asked(spiking):
         assert years == sorted(years, reverse=not oldest), question
         assert ("oldest first by publication year" if oldest else ("newest first" if "List" in question else "最新的在前")) \
             in ans.text, ans.text
+    # As streamed (the CLI prints the stream, then the verified list only if it differs): markers in listed order.
+    streamed = "".join(e.text for e in a.stream_all("Papers on spiking neural networks, oldest first.")
+                       if isinstance(e, TextPiece))
+    markers = [int(m) for m in re.findall(r"\[(\d+)\]", streamed)]
+    assert markers == list(range(1, len(markers) + 1)) and len(markers) == len(plain.citations)
+    # A count's best few, in the order asked; the library's records with an order are still records.
+    few = a.ask("How many papers on spiking neural networks are there, oldest first?", max_citations=3)
+    assert len(few.citations) == 3 and [c.year for c in few.citations] == sorted(c.year for c in few.citations)
+    best = a.ask("How many papers on spiking neural networks are there?", max_citations=3)
+    assert {c.paper_id for c in few.citations} == {c.paper_id for c in best.citations}, (few.text, best.text)
 
 
 @pytest.mark.parametrize("question, expected", [

@@ -215,7 +215,7 @@ def link_cell(url: str | None) -> str:
 
 
 def list_rows(citations: list[Citation]) -> list[list[Any]]:
-    """One table row per listed paper, in LIST_HEADERS order (best match first)."""
+    """One table row per listed paper, in LIST_HEADERS order (the answer's order: best match first, or by year)."""
     return [[c.title, authors_line(c.authors), c.venue, c.year, c.quote, link_cell(c.url)] for c in citations]
 
 

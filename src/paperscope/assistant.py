@@ -333,8 +333,8 @@ class Assistant(Library):
         return answer
 
     def find_all(self, question: str, filters: FilterArg = None) -> Answer:
-        """Every paper in the library that addresses `question`, best first, no cap: the same
-        relevance decision as `ask`, over candidates gathered deep (see `stream_all`)."""
+        """Every paper in the library that addresses `question`, best first (or in the year order it asks), no cap:
+        the same relevance decision as `ask`, over candidates gathered deep (see `stream_all`)."""
         *_, answer = self.stream_all(question, filters)
         assert isinstance(answer, Answer)
         return answer
@@ -347,11 +347,11 @@ class Assistant(Library):
         plan, snapshot, filters = self._prepare(question, filters)
         order = sorted_by_year(plan.standalone)  # "..., newest first": every paper still, in order of year
         asked = order[0] if order else plan.standalone
-        if plan.abstain is None and about_the_library(plan.standalone):  # "Which authors have more than one paper?"
-            yield from self.stream(question, filters=filters, max_citations=10**6, live=False, counts=False)  # every paper
+        if plan.abstain is None and about_the_library(asked):  # "Which authors have more than one paper?"
+            yield from self.stream(asked, filters=filters, max_citations=10**6, live=False, counts=False)  # every paper
             return
         timings: dict[str, float] = {}
-        tally = tallied(asked)
+        topic = tally[0] if (tally := tallied(asked)) else asked  # "How many papers on X per year?": X
         scored: Scored | None = None if plan.abstain is not None else self.listings.by_scope(
             asked, snapshot, filters)  # papers by venue, year or author, or all of them
         if scored is not None:
@@ -360,27 +360,29 @@ class Assistant(Library):
                 plan.abstain, plan.uncovered = AbstainReason.NO_SUPPORTING_PAPER, missing
                 plan.evidence = self.scored(asked, snapshot, filters).evidence[:3]
         elif plan.abstain is None:  # "How many papers on X per year?": X, its papers counted by year
-            scored = self.gather.scored_all((tally or (asked,))[0], snapshot, filters)
+            scored = self.gather.scored_all(topic, snapshot, filters)
             decision = self.relevance.decide(scored, snapshot, None, every=True)
             plan.evidence, plan.cited, plan.related = scored.evidence, decision.cited, decision.related
             plan.uncovered, plan.partial = decision.uncovered, decision.partial
             if decision.abstain:
                 plan.abstain = AbstainReason.NO_SUPPORTING_PAPER
                 if filters is not None:
-                    plan.outside, plan.outside_n, plan.detail = self.gather.outside(plan.standalone, snapshot, filters, 10)
+                    plan.outside, plan.outside_n, plan.detail = self.gather.outside(topic, snapshot, filters, 10)
         timings["retrieve_s"] = time.perf_counter() - t0
         if plan.abstain is not None:
             timings["total_s"] = time.perf_counter() - t0
             yield abstention(plan, timings)
             return
         assert scored is not None
-        if order:  # best first within a year
-            plan.cited = newest_first(plan.cited, len(plan.cited), oldest=order[1] == "oldest").cited
         heading = list_heading(plan.cited, chinese=chinese(plan.question), named=scored.named,
                                by_year=tally is not None and tally[1] == "year", order=order[1] if order else None)
         heading = " ".join(scored.lead) or heading  # its own count and reading ("Of the library's 38 papers, 25 ...")
         if show is not None and len(plan.cited) > show:
             heading, plan.cited = heading + remark.shown_text(show, chinese(plan.question)), plan.cited[:show]
+        if order:  # the best `show` (or all) in order of year, best first within a year; markers follow the order
+            plan.cited = newest_first(plan.cited, len(plan.cited), oldest=order[1] == "oldest").cited
+            for marker, ev in enumerate(plan.cited, 1):
+                ev.marker = marker
         yield TextPiece(heading)
         lines, quotes = [heading], {}
         for start in range(0, len(plan.cited), QUOTE_BATCH):
