@@ -69,14 +69,16 @@ def _after_subject(toks: list[str], i: int, subjects: frozenset[str] = SUBJECTS)
     return bool(before) and before[0] in subjects
 
 
+def _phrases(toks: list[str], phrases: tuple[tuple[str, ...], ...], subjects: frozenset[str] | None) -> set[int]:
+    """The indices of each word of `phrases` where `toks` has them (right after one of `subjects`, unless None)."""
+    return {i + k for i in range(len(toks)) for ph in phrases if tuple(toks[i:i + len(ph)]) == ph
+            and (subjects is None or _after_subject(toks, i, subjects)) for k in range(len(ph))}
+
+
 def papers_verbs(toks: list[str]) -> set[int]:
     """The indices of `toks` that are such verbs, frames or field ends (each word of a phrase such as "make use of")."""
-    out = {i + k for i in range(len(toks)) for ph in USE_PHRASES
-           if tuple(toks[i:i + len(ph)]) == ph and _after_subject(toks, i, USE_SUBJECTS) for k in range(len(ph))}
-    out |= {i + k for i in range(len(toks)) for ph in MEMBER_PHRASES
-            if tuple(toks[i:i + len(ph)]) == ph and _after_subject(toks, i) for k in range(len(ph))}
-    out |= {i + k for i in range(len(toks)) for ph in FRAME_PHRASES
-            if tuple(toks[i:i + len(ph)]) == ph for k in range(len(ph))}
+    out = _phrases(toks, USE_PHRASES, USE_SUBJECTS) | _phrases(toks, MEMBER_PHRASES, SUBJECTS)
+    out |= _phrases(toks, FRAME_PHRASES, None)
     out |= {i for i, t in enumerate(toks) if (t in READER_VERBS and _after_subject(toks, i))
             or (t in USE_VERBS and _after_subject(toks, i, USE_SUBJECTS))}
     words = [i for i, t in enumerate(toks) if t.isalnum()]
